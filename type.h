@@ -1,0 +1,456 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * irdma - driver objects.  Hardware formats live in defs.h; the connection
+ * manager's own objects live in cm.h.
+ */
+#ifndef IRDMA_TYPE_H
+#define IRDMA_TYPE_H
+
+#include <linux/completion.h>
+#include <linux/idr.h>
+#include <linux/interrupt.h>
+#include <linux/kref.h>
+#include <linux/mutex.h>
+#include <linux/netdevice.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+#include <rdma/ib_verbs.h>
+
+#include "defs.h"
+#include "cm.h"
+
+struct irdma_pci_f;
+
+/**
+ * struct irdma_dma_mem - a coherent DMA buffer shared with the adapter
+ * @va: kernel virtual address
+ * @pa: DMA address the adapter uses
+ * @size: size in bytes
+ */
+struct irdma_dma_mem {
+	void *va;
+	dma_addr_t pa;
+	size_t size;
+};
+
+/**
+ * struct irdma_bus_ops - what a binding (ice, i40e, the model) provides
+ * @rd32: read a 32-bit register at a BAR0 offset
+ * @wr32: write a 32-bit register at a BAR0 offset
+ * @request_reset: ask the LAN driver for a function reset (may be NULL)
+ *
+ * @rd32 and @wr32 are called from any context and must not sleep.
+ */
+struct irdma_bus_ops {
+	u32 (*rd32)(struct irdma_pci_f *rf, u32 reg);
+	void (*wr32)(struct irdma_pci_f *rf, u32 reg, u32 val);
+	int (*request_reset)(struct irdma_pci_f *rf);
+};
+
+/**
+ * enum irdma_db_mem - memory type behind the user doorbell page
+ * @IRDMA_DB_MEM_IO: device memory (a BAR): mapped uncached
+ * @IRDMA_DB_MEM_RAM: ordinary RAM watched by the device: mapped write-back
+ */
+enum irdma_db_mem {
+	IRDMA_DB_MEM_IO,
+	IRDMA_DB_MEM_RAM,
+};
+
+#define IRDMA_MAX_VECTORS	64
+
+/**
+ * struct irdma_bus_info - resources a binding hands to irdma_probe_function()
+ * @dma_dev: device used for DMA allocations and mappings
+ * @parent: device the ib_device is parented to (the auxiliary device)
+ * @netdev: netdev of the port
+ * @ops: register accessors and LAN-driver services
+ * @priv: binding-private pointer, available as rf->bus_priv
+ * @gen: hardware generation
+ * @pf_id: PCI function number (HMC function id)
+ * @vectors: Linux IRQ number and MSI-X index of each vector
+ * @num_vectors: number of entries in @vectors
+ * @db_pfn: PFN of the user doorbell page
+ * @db_mem: memory type of the doorbell page
+ * @ibdev_name: name (or printf pattern) for the ib_device
+ * @user_removable: the function was created by the user ("rdma link add")
+ *	and may be removed by "rdma link delete"
+ */
+struct irdma_bus_info {
+	struct device *dma_dev;
+	struct device *parent;
+	struct net_device *netdev;
+	const struct irdma_bus_ops *ops;
+	void *priv;
+	enum irdma_gen gen;
+	u8 pf_id;
+	struct {
+		u32 irq;
+		u32 idx;
+	} vectors[IRDMA_MAX_VECTORS];
+	u32 num_vectors;
+	unsigned long db_pfn;
+	enum irdma_db_mem db_mem;
+	const char *ibdev_name;
+	bool user_removable;
+};
+
+/**
+ * struct irdma_cqp_request - one control-QP command in flight
+ * @refcnt: the waiter and the completion path each hold a reference
+ * @done: completed by the completion path
+ * @opcode: hardware opcode, for messages
+ * @error: the adapter reported an error
+ * @major: major error code
+ * @minor: minor error code
+ * @op_ret: command-specific return value from the CQE
+ */
+struct irdma_cqp_request {
+	struct kref refcnt;
+	struct completion done;
+	u8 opcode;
+	bool error;
+	u16 major;
+	u16 minor;
+	u32 op_ret;
+};
+
+/**
+ * enum irdma_cqp_mode - how CQP completions are found
+ * @IRDMA_CQP_MODE_REGS: poll CQPTAIL (before the CCQ exists); one at a time
+ * @IRDMA_CQP_MODE_CCQ_POLL: the waiter polls the CCQ
+ * @IRDMA_CQP_MODE_EVENT: the CEQ interrupt processes the CCQ; the waiter
+ *	sleeps and polls as a backstop every IRDMA_CQP_BACKSTOP_MS
+ */
+enum irdma_cqp_mode {
+	IRDMA_CQP_MODE_REGS,
+	IRDMA_CQP_MODE_CCQ_POLL,
+	IRDMA_CQP_MODE_EVENT,
+};
+
+/**
+ * struct irdma_cq_ring - a hardware completion queue ring and its shadow area
+ * @mem: ring (size CQEs of 32 bytes) followed by the 64-byte shadow area
+ * @shadow: CPU address of the shadow area inside @mem
+ * @shadow_pa: DMA address of the shadow area
+ * @size: number of CQEs
+ * @head: next CQE to consume
+ * @polarity: valid-bit value of the current lap
+ * @arm_seq: arm sequence number last written
+ * @id: CQ id
+ */
+struct irdma_cq_ring {
+	struct irdma_dma_mem mem;
+	__le64 *shadow;
+	dma_addr_t shadow_pa;
+	u32 size;
+	u32 head;
+	u8 polarity;
+	u8 arm_seq;
+	u32 id;
+};
+
+/**
+ * struct irdma_cqp_stats - control QP counters
+ * @posted: commands posted
+ * @completed: completions seen
+ * @errors: completions with the error bit
+ * @timeouts: commands that timed out
+ * @queue_full: posts that had to wait for a free slot
+ */
+struct irdma_cqp_stats {
+	u64 posted;
+	u64 completed;
+	u64 errors;
+	u64 timeouts;
+	u64 queue_full;
+};
+
+/**
+ * struct irdma_cqp - the control QP and its completion queue (CCQ)
+ * @sq: SQ ring of struct irdma_cqp_wqe
+ * @ctx: the 64-byte host context read by the create handshake
+ * @sd_buf: overflow area for UPDATE_PE_SDS, IRDMA_SD_OVERFLOW_BUF_SIZE per slot
+ * @size: SQ entries
+ * @head: next slot to fill
+ * @tail: oldest slot not yet completed
+ * @polarity: valid-bit value for the current lap
+ * @reqs: the request waiting on each slot, or NULL
+ * @inflight: commands posted and not completed
+ * @lock: protects @head, @tail, @polarity, @reqs, @inflight, @ccq and @stats
+ * @slot_wq: posters wait here for a free slot
+ * @regs_mutex: serialises commands in IRDMA_CQP_MODE_REGS
+ * @mode: how completions are found
+ * @ccq: the CCQ (CQ id 0), valid once @ccq_ready
+ * @ccq_ready: the CCQ exists
+ * @created: the create handshake succeeded
+ * @stats: counters
+ */
+struct irdma_cqp {
+	struct irdma_dma_mem sq;
+	struct irdma_dma_mem ctx;
+	struct irdma_dma_mem sd_buf;
+	u32 size;
+	u32 head;
+	u32 tail;
+	u8 polarity;
+	struct irdma_cqp_request **reqs;
+	u32 inflight;
+	spinlock_t lock;
+	wait_queue_head_t slot_wq;
+	struct mutex regs_mutex;
+	enum irdma_cqp_mode mode;
+	struct irdma_cq_ring ccq;
+	bool ccq_ready;
+	bool created;
+	struct irdma_cqp_stats stats;
+};
+
+/**
+ * struct irdma_ceq - a completion event queue
+ * @mem: ring of 8-byte CEQEs
+ * @size: number of CEQEs
+ * @head: next CEQE to consume
+ * @polarity: valid-bit value of the current lap
+ * @id: CEQ id
+ * @vec: vector the CEQ is routed to
+ * @created: the adapter accepted CREATE_CEQ
+ */
+struct irdma_ceq {
+	struct irdma_dma_mem mem;
+	u32 size;
+	u32 head;
+	u8 polarity;
+	u32 id;
+	struct irdma_msix_vector *vec;
+	bool created;
+};
+
+/**
+ * struct irdma_aeq - the asynchronous event queue
+ * @mem: ring of 16-byte AEQEs
+ * @size: number of AEQEs
+ * @head: next AEQE to consume
+ * @polarity: valid-bit value of the current lap
+ * @created: the adapter accepted CREATE_AEQ
+ */
+struct irdma_aeq {
+	struct irdma_dma_mem mem;
+	u32 size;
+	u32 head;
+	u8 polarity;
+	bool created;
+};
+
+/**
+ * struct irdma_msix_vector - one interrupt vector
+ * @rf: owning function
+ * @irq: Linux IRQ number
+ * @idx: MSI-X index (register index for DYN_CTL / QCTL fields)
+ * @ceq: CEQ served by this vector, or NULL
+ * @aeq: this vector serves the AEQ
+ * @requested: request_irq() succeeded
+ * @name: name shown in /proc/interrupts
+ */
+struct irdma_msix_vector {
+	struct irdma_pci_f *rf;
+	u32 irq;
+	u32 idx;
+	struct irdma_ceq *ceq;
+	bool aeq;
+	bool requested;
+	char name[32];
+};
+
+/**
+ * struct irdma_hmc_obj_info - one HMC object type
+ * @max_cnt: maximum count the adapter supports
+ * @cnt: committed count
+ * @size: object size in bytes
+ * @base: base in FPM space, bytes
+ */
+struct irdma_hmc_obj_info {
+	u32 max_cnt;
+	u32 cnt;
+	u64 size;
+	u64 base;
+};
+
+/**
+ * struct irdma_hmc - host memory cache backing the adapter's objects
+ * @obj: per object type limits, counts and placement
+ * @first_sd: first SD index of this function
+ * @max_sds: SDs the adapter allows this function
+ * @max_ceqs: CEQs the adapter supports
+ * @sd_cnt: SDs in use
+ * @sd_pages: backing page of each SD (2 MiB, direct)
+ * @xf_block: XF free-list block size
+ * @q1_block: Q1 free-list block size
+ */
+struct irdma_hmc {
+	struct irdma_hmc_obj_info obj[IRDMA_HMC_OBJ_NUM];
+	u32 first_sd;
+	u32 max_sds;
+	u32 max_ceqs;
+	u32 sd_cnt;
+	struct irdma_dma_mem *sd_pages;
+	u32 xf_block;
+	u32 q1_block;
+};
+
+/**
+ * struct irdma_pci_f - one RDMA function (what ice/i40e/the model hand us)
+ * @dma_dev: device for DMA
+ * @parent: the auxiliary device
+ * @netdev: port netdev
+ * @bus_ops: register accessors and LAN services of the binding
+ * @bus_priv: binding-private data
+ * @gen: hardware generation
+ * @pf_id: PCI function number
+ * @regs: register offsets of @gen, indexed by enum irdma_reg
+ * @db_pfn: PFN of the user doorbell page
+ * @db_mem: memory type of the doorbell page
+ * @ibdev_name: requested ib_device name
+ * @user_removable: may be removed with "rdma link delete"
+ * @cqp: control QP
+ * @ceqs: completion event queues
+ * @num_ceqs: entries in @ceqs that were created
+ * @aeq: asynchronous event queue
+ * @vectors: interrupt vectors
+ * @num_vectors: entries in @vectors
+ * @hmc: host memory cache
+ * @fw_major: firmware major version
+ * @fw_minor: firmware minor version
+ * @max_qp: QPs available (committed HMC count)
+ * @max_cq: CQs available
+ * @max_mr: MRs available
+ * @max_ah: AHs available
+ * @max_pd: PDs available
+ * @pd_ida: PD ids
+ * @iwdev: the registered ib_device, or NULL once it is gone
+ * @iwdev_lock: protects @iwdev against "rdma link delete" racing remove
+ * @wq: ordered workqueue for deferred work of this function
+ * @reset_pending: a fatal error asked for a function reset
+ */
+struct irdma_pci_f {
+	struct device *dma_dev;
+	struct device *parent;
+	struct net_device *netdev;
+	const struct irdma_bus_ops *bus_ops;
+	void *bus_priv;
+	enum irdma_gen gen;
+	u8 pf_id;
+	const u32 *regs;
+	unsigned long db_pfn;
+	enum irdma_db_mem db_mem;
+	const char *ibdev_name;
+	bool user_removable;
+	struct irdma_cqp cqp;
+	struct irdma_ceq *ceqs;
+	u32 num_ceqs;
+	struct irdma_aeq aeq;
+	struct irdma_msix_vector *vectors;
+	u32 num_vectors;
+	struct irdma_hmc hmc;
+	u16 fw_major;
+	u16 fw_minor;
+	u32 max_qp;
+	u32 max_cq;
+	u32 max_mr;
+	u32 max_ah;
+	u32 max_pd;
+	struct ida pd_ida;
+	struct irdma_device *iwdev;
+	struct mutex iwdev_lock;
+	struct workqueue_struct *wq;
+	bool reset_pending;
+};
+
+/**
+ * struct irdma_device - one registered ib_device (one port, iWARP)
+ * @ibdev: the ib_device; must stay the first member (ib_alloc_device)
+ * @rf: the RDMA function this device runs on
+ * @netdev: the netdev of the port
+ * @cm_core: the connection manager instance of this device (cm.c)
+ * @port_active: last port state reported to ib_core
+ */
+struct irdma_device {
+	struct ib_device ibdev;
+	struct irdma_pci_f *rf;
+	struct net_device *netdev;
+	struct irdma_cm_core cm_core;
+	bool port_active;
+};
+
+/**
+ * struct irdma_ucontext - a user context (one open of the device)
+ * @ibucontext: the ib_ucontext; must stay the first member
+ * @iwdev: device
+ * @db_entry: mmap entry of the doorbell page
+ * @abi_ver: ABI version the provider asked for
+ */
+struct irdma_ucontext {
+	struct ib_ucontext ibucontext;
+	struct irdma_device *iwdev;
+	struct rdma_user_mmap_entry *db_entry;
+	u8 abi_ver;
+};
+
+/**
+ * struct irdma_user_mmap_entry - an mmap offset handed to user space
+ * @rdma_entry: core entry; must stay the first member
+ * @pfn: page frame mapped at that offset
+ * @mem: memory type, picks the page protection
+ */
+struct irdma_user_mmap_entry {
+	struct rdma_user_mmap_entry rdma_entry;
+	unsigned long pfn;
+	enum irdma_db_mem mem;
+};
+
+/**
+ * struct irdma_pd - a protection domain
+ * @ibpd: the ib_pd; must stay the first member
+ * @pd_id: adapter PD id
+ */
+struct irdma_pd {
+	struct ib_pd ibpd;
+	u32 pd_id;
+};
+
+/**
+ * struct irdma_qp - an iWARP QP
+ * @ibqp: the ib_qp; must stay the first member
+ * @iwdev: device the QP belongs to
+ * @cm: connection-manager state of the QP, owned by cm.c
+ */
+struct irdma_qp {
+	struct ib_qp ibqp;
+	struct irdma_device *iwdev;
+	struct irdma_qp_cm cm;
+};
+
+/**
+ * to_iwdev() - irdma device from an ib_device
+ * @ibdev: ib_device embedded in a struct irdma_device
+ *
+ * Return: the containing irdma device.
+ */
+static inline struct irdma_device *to_iwdev(struct ib_device *ibdev)
+{
+	return container_of(ibdev, struct irdma_device, ibdev);
+}
+
+/**
+ * to_iwqp() - irdma QP from an ib_qp
+ * @ibqp: ib_qp embedded in a struct irdma_qp
+ *
+ * Return: the containing irdma QP.
+ */
+static inline struct irdma_qp *to_iwqp(struct ib_qp *ibqp)
+{
+	return container_of(ibqp, struct irdma_qp, ibqp);
+}
+
+#endif /* IRDMA_TYPE_H */
