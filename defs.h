@@ -17,6 +17,7 @@
 #ifndef IRDMA_DEFS_H
 #define IRDMA_DEFS_H
 
+#include <linux/bitfield.h>
 #include <linux/bits.h>
 #include <linux/build_bug.h>
 #include <linux/sizes.h>

@@ -420,6 +420,14 @@ struct irdma_pd {
 };
 
 /**
+ * struct irdma_cq - a completion queue
+ * @ibcq: the ib_cq; must stay the first member
+ */
+struct irdma_cq {
+	struct ib_cq ibcq;
+};
+
+/**
  * struct irdma_qp - an iWARP QP
  * @ibqp: the ib_qp; must stay the first member
  * @iwdev: device the QP belongs to

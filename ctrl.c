@@ -1,0 +1,1041 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * irdma - the control QP (CQP) engine and one typed function per adapter
+ * command.
+ *
+ * Only this file builds CQP descriptors.  Callers describe a command with a
+ * parameter struct; the typed function encodes it (defs.h) and hands it to
+ * irdma_cqp_exec(), which owns the ring: it bounds the commands in flight,
+ * writes the descriptor with the valid bit last, rings the doorbell and
+ * waits for the completion with a timeout, in one of three modes (enum
+ * irdma_cqp_mode) that follow the bring-up: register polling before the
+ * completion queue (CCQ) exists, CCQ polling until the event queues exist,
+ * then interrupts with a polling backstop.
+ */
+#include <linux/delay.h>
+#include <linux/dma-mapping.h>
+#include <linux/etherdevice.h>
+#include <linux/if_vlan.h>
+#include <linux/log2.h>
+#include <linux/moduleparam.h>
+
+#include "main.h"
+
+static unsigned int cqp_timeout_ms = 10000;
+module_param(cqp_timeout_ms, uint, 0444);
+MODULE_PARM_DESC(cqp_timeout_ms,
+		 "Time a control QP command may take before it fails (ms, default 10000)");
+
+static bool cqp_poll;
+module_param(cqp_poll, bool, 0444);
+MODULE_PARM_DESC(cqp_poll,
+		 "Find control QP completions by polling instead of interrupts (default: interrupts)");
+
+#define IRDMA_CQP_SQ_SIZE		2048
+#define IRDMA_CQP_MAX_INFLIGHT		256
+#define IRDMA_CQP_POLL_US		10
+#define IRDMA_CQP_BACKSTOP_MS		10
+#define IRDMA_CQP_HANDSHAKE_TRIES	100000
+
+/**
+ * irdma_cqp_req_free() - kref release of a CQP request
+ * @kref: the request's reference count
+ */
+static void irdma_cqp_req_free(struct kref *kref)
+{
+	kfree(container_of(kref, struct irdma_cqp_request, refcnt));
+}
+
+/**
+ * irdma_cqp_req_put() - drop a reference on a CQP request
+ * @req: request
+ */
+static void irdma_cqp_req_put(struct irdma_cqp_request *req)
+{
+	WARN_ON(!kref_read(&req->refcnt));
+	kref_put(&req->refcnt, irdma_cqp_req_free);
+}
+
+/**
+ * irdma_cqp_ring_full() - no slot may be taken right now
+ * @cqp: control QP
+ *
+ * One slot always stays free so that head == tail means empty.
+ *
+ * Context: cqp->lock held.
+ * Return: true if the poster must wait.
+ */
+static bool irdma_cqp_ring_full(struct irdma_cqp *cqp)
+{
+	lockdep_assert_held(&cqp->lock);
+	return (cqp->head + 1) % cqp->size == cqp->tail ||
+	       cqp->inflight >= IRDMA_CQP_MAX_INFLIGHT;
+}
+
+/**
+ * irdma_cqp_complete_slot() - finish the command in a slot
+ * @cqp: control QP
+ * @slot: SQ index the adapter completed
+ * @error: the adapter reported an error
+ * @major: major error code
+ * @minor: minor error code
+ * @op_ret: command-specific return value
+ *
+ * The adapter completes commands in ring order, so the tail moves past
+ * @slot.  The request (if its waiter has not given up) is completed.
+ *
+ * Context: cqp->lock held.
+ */
+static void irdma_cqp_complete_slot(struct irdma_cqp *cqp, u32 slot,
+				    bool error, u16 major, u16 minor,
+				    u32 op_ret)
+{
+	struct irdma_cqp_request *req;
+
+	lockdep_assert_held(&cqp->lock);
+	req = cqp->reqs[slot];
+	cqp->reqs[slot] = NULL;
+	cqp->tail = (slot + 1) % cqp->size;
+	cqp->stats.completed++;
+	if (error)
+		cqp->stats.errors++;
+	if (!req)
+		return;
+	cqp->inflight--;
+	req->error = error;
+	req->major = major;
+	req->minor = minor;
+	req->op_ret = op_ret;
+	complete(&req->done);
+	irdma_cqp_req_put(req);
+}
+
+/**
+ * irdma_ccq_process() - consume the control completion queue
+ * @rf: RDMA function
+ *
+ * Safe to call from the CEQ handler and from waiters polling as a
+ * backstop: both serialise on cqp->lock.
+ *
+ * Context: process or softirq context.
+ */
+void irdma_ccq_process(struct irdma_pci_f *rf)
+{
+	struct irdma_cqp *cqp = &rf->cqp;
+	struct irdma_cq_ring *ccq = &cqp->ccq;
+	struct irdma_cqe *ring;
+	unsigned long flags;
+	bool progressed = false;
+
+	spin_lock_irqsave(&cqp->lock, flags);
+	if (!cqp->ccq_ready)
+		goto out;
+	ring = ccq->mem.va;
+	for (;;) {
+		struct irdma_cqe *cqe = &ring[ccq->head];
+		u64 hdr = le64_to_cpu(READ_ONCE(cqe->qw[IRDMA_CQE_HDR]));
+		u32 slot;
+
+		if (FIELD_GET(IRDMA_CCQ_CQE_QW3_VALID, hdr) != ccq->polarity)
+			break;
+		/* read the rest of the CQE only after seeing it valid */
+		dma_rmb();
+		slot = FIELD_GET(IRDMA_CCQ_CQE_QW3_WQEIDX, hdr);
+		if (slot >= cqp->size) {
+			dev_err_ratelimited(rf->dma_dev,
+					    "CCQ CQE names CQP slot %u of %u\n",
+					    slot, cqp->size);
+		} else {
+			irdma_cqp_complete_slot(cqp, slot,
+				FIELD_GET(IRDMA_CCQ_CQE_QW3_ERROR, hdr),
+				FIELD_GET(IRDMA_CCQ_CQE_QW3_MAJOR_ERR, hdr),
+				FIELD_GET(IRDMA_CCQ_CQE_QW3_MINOR_ERR, hdr),
+				le64_get_bits(cqe->qw[2], IRDMA_CCQ_CQE_QW2_OP_RET));
+		}
+		if (++ccq->head == ccq->size) {
+			ccq->head = 0;
+			ccq->polarity ^= 1;
+		}
+		progressed = true;
+	}
+	if (progressed)
+		/* tell the adapter how far we consumed */
+		WRITE_ONCE(ccq->shadow[IRDMA_CQ_SHADOW_QW0],
+			   le64_encode_bits(ccq->head, IRDMA_CQ_SHADOW_QW0_CQEIDX));
+out:
+	spin_unlock_irqrestore(&cqp->lock, flags);
+	if (progressed)
+		wake_up(&cqp->slot_wq);
+}
+
+/**
+ * irdma_cq_ring_arm() - ask for an event on the next completion of a CQ
+ * @rf: RDMA function
+ * @ring: the CQ
+ * @solicited: only for solicited completions and errors
+ *
+ * Context: any; does not sleep.
+ */
+void irdma_cq_ring_arm(struct irdma_pci_f *rf, struct irdma_cq_ring *ring,
+		       bool solicited)
+{
+	u64 arm = le64_to_cpu(READ_ONCE(ring->shadow[IRDMA_CQ_SHADOW_ARM]));
+
+	ring->arm_seq++;
+	arm &= IRDMA_CQ_SHADOW_ARM_SW_CQ_SEL;
+	arm |= FIELD_PREP(IRDMA_CQ_SHADOW_ARM_SEQ_NUM, ring->arm_seq) |
+	       (solicited ? IRDMA_CQ_SHADOW_ARM_NEXT_SE :
+			    IRDMA_CQ_SHADOW_ARM_NEXT);
+	WRITE_ONCE(ring->shadow[IRDMA_CQ_SHADOW_ARM], cpu_to_le64(arm));
+	/* the arm word must be visible before the doorbell */
+	dma_wmb();
+	irdma_wr32(rf, IRDMA_REG_CQARM, ring->id);
+}
+
+/**
+ * irdma_ccq_arm() - arm the CCQ for its next completion
+ * @rf: RDMA function
+ */
+void irdma_ccq_arm(struct irdma_pci_f *rf)
+{
+	irdma_cq_ring_arm(rf, &rf->cqp.ccq, false);
+}
+
+/**
+ * irdma_cqp_use_events() - find completions through the CEQ from now on
+ * @rf: RDMA function, with CEQ 0 routed and the CCQ armed
+ *
+ * With the cqp_poll module parameter the waiters keep polling the CCQ.
+ */
+void irdma_cqp_use_events(struct irdma_pci_f *rf)
+{
+	rf->cqp.mode = cqp_poll ? IRDMA_CQP_MODE_CCQ_POLL : IRDMA_CQP_MODE_EVENT;
+}
+
+/**
+ * irdma_cqp_poll_regs() - wait for a command by watching CQPTAIL
+ * @rf: RDMA function
+ * @slot: SQ index of the command
+ * @req: its request
+ *
+ * Used before the CCQ exists; commands are serialised by regs_mutex, so
+ * the tail moving past @slot completes exactly this command.
+ *
+ * Return: 0 when completed, -ETIMEDOUT.
+ */
+static int irdma_cqp_poll_regs(struct irdma_pci_f *rf, u32 slot,
+			       struct irdma_cqp_request *req)
+{
+	struct irdma_cqp *cqp = &rf->cqp;
+	unsigned long deadline = jiffies + msecs_to_jiffies(cqp_timeout_ms);
+	u32 want = (slot + 1) % cqp->size;
+	unsigned long flags;
+
+	do {
+		u32 val = irdma_rd32(rf, IRDMA_REG_CQPTAIL);
+
+		if (FIELD_GET(IRDMA_CQPTAIL_WQTAIL, val) == want) {
+			bool err = val & IRDMA_CQPTAIL_ERR;
+			u32 codes = err ? irdma_rd32(rf, IRDMA_REG_CQPERRCODES) : 0;
+
+			spin_lock_irqsave(&cqp->lock, flags);
+			irdma_cqp_complete_slot(cqp, slot, err,
+				FIELD_GET(IRDMA_CQPERRCODES_MAJOR, codes),
+				FIELD_GET(IRDMA_CQPERRCODES_MINOR, codes), 0);
+			spin_unlock_irqrestore(&cqp->lock, flags);
+			return 0;
+		}
+		usleep_range(IRDMA_CQP_POLL_US, 2 * IRDMA_CQP_POLL_US);
+	} while (time_before(jiffies, deadline));
+	return -ETIMEDOUT;
+}
+
+/**
+ * irdma_cqp_wait() - wait for a command's completion
+ * @rf: RDMA function
+ * @slot: SQ index of the command
+ * @req: its request
+ *
+ * Return: 0 when completed, -ETIMEDOUT.
+ */
+static int irdma_cqp_wait(struct irdma_pci_f *rf, u32 slot,
+			  struct irdma_cqp_request *req)
+{
+	unsigned long deadline = jiffies + msecs_to_jiffies(cqp_timeout_ms);
+
+	switch (rf->cqp.mode) {
+	case IRDMA_CQP_MODE_REGS:
+		return irdma_cqp_poll_regs(rf, slot, req);
+	case IRDMA_CQP_MODE_CCQ_POLL:
+		do {
+			irdma_ccq_process(rf);
+			if (completion_done(&req->done))
+				return 0;
+			usleep_range(IRDMA_CQP_POLL_US, 2 * IRDMA_CQP_POLL_US);
+		} while (time_before(jiffies, deadline));
+		break;
+	case IRDMA_CQP_MODE_EVENT:
+		do {
+			if (wait_for_completion_timeout(&req->done,
+				msecs_to_jiffies(IRDMA_CQP_BACKSTOP_MS)))
+				return 0;
+			/* a lost interrupt must not stall the control path */
+			irdma_ccq_process(rf);
+		} while (time_before(jiffies, deadline));
+		break;
+	}
+	return completion_done(&req->done) ? 0 : -ETIMEDOUT;
+}
+
+/**
+ * irdma_cqp_errno() - errno for a command the adapter failed
+ * @req: the completed request
+ *
+ * Return: 0 on success, -EBUSY for "invalid state", -EIO otherwise.
+ */
+static int irdma_cqp_errno(const struct irdma_cqp_request *req)
+{
+	if (!req->error)
+		return 0;
+	if (req->major == IRDMA_CQP_MAJOR_GENERIC &&
+	    req->minor == IRDMA_CQP_MINOR_INVALID_STATE)
+		return -EBUSY;
+	return -EIO;
+}
+
+/**
+ * irdma_cqp_exec() - post one command on the control QP and wait for it
+ * @rf: RDMA function
+ * @cmd: the command; @cmd->wqe is fully built except for the valid bit,
+ *	@cmd->op_ret/major/minor receive the result
+ *
+ * At most IRDMA_CQP_MAX_INFLIGHT commands are in flight; a poster waits
+ * for a slot.  Each command has cqp_timeout_ms to complete; a command
+ * that times out keeps its slot until the adapter completes it.
+ *
+ * Context: process context, may sleep; no locks held.
+ * Return: 0, -ETIMEDOUT, -EBUSY (invalid state) or -EIO (adapter error),
+ * -ENODEV if the control QP is not running.
+ */
+int irdma_cqp_exec(struct irdma_pci_f *rf, struct irdma_cqp_cmd *cmd)
+{
+	struct irdma_cqp *cqp = &rf->cqp;
+	struct irdma_cqp_request *req;
+	struct irdma_cqp_wqe *wqe;
+	unsigned long flags;
+	u64 hdr;
+	u8 opcode;
+	u32 slot;
+	int ret, i;
+
+	might_sleep();
+	hdr = le64_to_cpu(cmd->wqe.qw[IRDMA_CQP_WQE_HDR]);
+	opcode = FIELD_GET(IRDMA_CQP_HDR_OPCODE, hdr);
+	if (!cqp->created)
+		return -ENODEV;
+
+	req = kzalloc(sizeof(*req), GFP_KERNEL);
+	if (!req)
+		return -ENOMEM;
+	kref_init(&req->refcnt);	/* the waiter's reference */
+	kref_get(&req->refcnt);		/* the completion path's reference */
+	init_completion(&req->done);
+	req->opcode = opcode;
+
+	if (cqp->mode == IRDMA_CQP_MODE_REGS)
+		mutex_lock(&cqp->regs_mutex);
+
+	spin_lock_irqsave(&cqp->lock, flags);
+	while (irdma_cqp_ring_full(cqp)) {
+		cqp->stats.queue_full++;
+		spin_unlock_irqrestore(&cqp->lock, flags);
+		if (cqp->mode != IRDMA_CQP_MODE_EVENT)
+			irdma_ccq_process(rf);
+		if (!wait_event_timeout(cqp->slot_wq,
+					!READ_ONCE(cqp->inflight) ||
+					READ_ONCE(cqp->inflight) <
+						IRDMA_CQP_MAX_INFLIGHT - 1,
+					msecs_to_jiffies(IRDMA_CQP_BACKSTOP_MS)))
+			irdma_ccq_process(rf);
+		spin_lock_irqsave(&cqp->lock, flags);
+	}
+	slot = cqp->head;
+	cqp->head = (cqp->head + 1) % cqp->size;
+	if (!slot)
+		cqp->polarity ^= 1;
+	cqp->reqs[slot] = req;
+	cqp->inflight++;
+	cqp->stats.posted++;
+
+	wqe = &((struct irdma_cqp_wqe *)cqp->sq.va)[slot];
+	if (cmd->prepare) {
+		cmd->prepare(rf, cmd, slot, cmd->prepare_arg);
+		hdr = le64_to_cpu(cmd->wqe.qw[IRDMA_CQP_WQE_HDR]);
+	}
+	for (i = 0; i < IRDMA_CQP_WQE_WORDS; i++)
+		if (i != IRDMA_CQP_WQE_HDR)
+			wqe->qw[i] = cmd->wqe.qw[i];
+	/* the adapter may fetch the WQE once the header is valid */
+	dma_wmb();
+	WRITE_ONCE(wqe->qw[IRDMA_CQP_WQE_HDR],
+		   cpu_to_le64(hdr | FIELD_PREP(IRDMA_CQP_HDR_VALID,
+						cqp->polarity)));
+	irdma_wr32(rf, IRDMA_REG_CQPDB, cqp->head);
+	spin_unlock_irqrestore(&cqp->lock, flags);
+
+	ret = irdma_cqp_wait(rf, slot, req);
+	if (cqp->mode == IRDMA_CQP_MODE_REGS)
+		mutex_unlock(&cqp->regs_mutex);
+	if (ret) {
+		spin_lock_irqsave(&cqp->lock, flags);
+		cqp->stats.timeouts++;
+		spin_unlock_irqrestore(&cqp->lock, flags);
+		dev_err_ratelimited(rf->dma_dev,
+				    "CQP %s (slot %u) timed out after %u ms\n",
+				    irdma_cqp_op_name(opcode), slot,
+				    cqp_timeout_ms);
+		rf->reset_pending = true;
+		irdma_cqp_req_put(req);
+		return ret;
+	}
+	cmd->op_ret = req->op_ret;
+	cmd->major = req->major;
+	cmd->minor = req->minor;
+	ret = irdma_cqp_errno(req);
+	if (ret)
+		dev_err_ratelimited(rf->dma_dev,
+				    "CQP %s failed: major 0x%04x minor 0x%04x\n",
+				    irdma_cqp_op_name(opcode), req->major,
+				    req->minor);
+	irdma_cqp_req_put(req);
+	return ret;
+}
+
+/**
+ * irdma_cqp_hdr() - start a command: clear it and set its opcode
+ * @cmd: command to initialise
+ * @opcode: hardware opcode
+ * @extra: further header-word bits
+ */
+static void irdma_cqp_hdr(struct irdma_cqp_cmd *cmd, enum irdma_cqp_op opcode,
+			  u64 extra)
+{
+	memset(cmd, 0, sizeof(*cmd));
+	cmd->wqe.qw[IRDMA_CQP_WQE_HDR] =
+		cpu_to_le64(FIELD_PREP(IRDMA_CQP_HDR_OPCODE, opcode) | extra);
+}
+
+/**
+ * irdma_cqp_create() - create the control QP with the register handshake
+ * @rf: RDMA function
+ *
+ * Allocates the SQ and host context, writes the context, hands its
+ * address to the adapter (high word first, the low word starts the
+ * create) and polls CCQPSTATUS.
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or a negative errno.
+ */
+int irdma_cqp_create(struct irdma_pci_f *rf)
+{
+	struct irdma_cqp *cqp = &rf->cqp;
+	struct irdma_cqp_ctx *ctx;
+	u32 status = 0;
+	int ret, i;
+
+	cqp->size = IRDMA_CQP_SQ_SIZE;
+	spin_lock_init(&cqp->lock);
+	mutex_init(&cqp->regs_mutex);
+	init_waitqueue_head(&cqp->slot_wq);
+	cqp->mode = IRDMA_CQP_MODE_REGS;
+	cqp->head = 0;
+	cqp->tail = 0;
+	cqp->polarity = 0;	/* flips to 1 on the first slot */
+
+	cqp->reqs = kcalloc(cqp->size, sizeof(*cqp->reqs), GFP_KERNEL);
+	if (!cqp->reqs)
+		return -ENOMEM;
+	ret = irdma_dma_alloc(rf, &cqp->sq, cqp->size * sizeof(struct irdma_cqp_wqe),
+			      IRDMA_CQP_SQ_ALIGN);
+	if (ret)
+		goto err_free_reqs;
+	ret = irdma_dma_alloc(rf, &cqp->ctx, sizeof(*ctx), 64);
+	if (ret)
+		goto err_free_sq;
+	ret = irdma_dma_alloc(rf, &cqp->sd_buf,
+			      cqp->size * IRDMA_SD_OVERFLOW_BUF_SIZE, PAGE_SIZE);
+	if (ret)
+		goto err_free_ctx;
+
+	irdma_wr32(rf, IRDMA_REG_CQPTAIL, 0);
+	irdma_wr32(rf, IRDMA_REG_CQPDB, 0);
+	irdma_wr32(rf, IRDMA_REG_CCQPSTATUS, 0);
+
+	ctx = cqp->ctx.va;
+	ctx->qw[IRDMA_CQP_CTX_QW0] =
+		le64_encode_bits(ilog2(cqp->size) - 1, IRDMA_CQP_CTX_QW0_SQSIZE);
+	if (rf->gen >= IRDMA_GEN_2)
+		ctx->qw[IRDMA_CQP_CTX_QW0] |=
+			le64_encode_bits(IRDMA_PROTOCOL_IWARP,
+					 IRDMA_CQP_CTX_QW0_PROTOCOL_USED);
+	ctx->qw[IRDMA_CQP_CTX_QW1] = cpu_to_le64(cqp->sq.pa);
+	ctx->qw[IRDMA_CQP_CTX_QW2] =
+		le64_encode_bits(IRDMA_HMC_PROFILE_DEFAULT,
+				 IRDMA_CQP_CTX_QW2_HMC_PROFILE);
+	/* echoed in every CCQ CQE; we find requests by slot, not by this */
+	ctx->qw[IRDMA_CQP_CTX_QW3] = cpu_to_le64(rf->pf_id);
+	ctx->qw[IRDMA_CQP_CTX_QW4] =
+		le64_encode_bits(rf->gen == IRDMA_GEN_1 ? IRDMA_CQP_HW_MAJOR_GEN1 :
+				 IRDMA_CQP_HW_MAJOR_GEN2,
+				 IRDMA_CQP_CTX_QW4_HW_MAJOR);
+	/* the context must be in memory before the adapter is told where */
+	dma_wmb();
+	irdma_wr32(rf, IRDMA_REG_CCQPHIGH, upper_32_bits(cqp->ctx.pa));
+	irdma_wr32(rf, IRDMA_REG_CCQPLOW, lower_32_bits(cqp->ctx.pa));
+
+	for (i = 0; i < IRDMA_CQP_HANDSHAKE_TRIES; i++) {
+		status = irdma_rd32(rf, IRDMA_REG_CCQPSTATUS);
+		if (status)
+			break;
+		usleep_range(IRDMA_CQP_POLL_US, 2 * IRDMA_CQP_POLL_US);
+	}
+	if (!(status & IRDMA_CCQPSTATUS_DONE) ||
+	    (status & IRDMA_CCQPSTATUS_ERR)) {
+		u32 codes = irdma_rd32(rf, IRDMA_REG_CQPERRCODES);
+
+		dev_err(rf->dma_dev,
+			"control QP create %s: status 0x%08x major 0x%04lx minor 0x%04lx\n",
+			status ? "failed" : "timed out", status,
+			FIELD_GET(IRDMA_CQPERRCODES_MAJOR, codes),
+			FIELD_GET(IRDMA_CQPERRCODES_MINOR, codes));
+		ret = status ? -EIO : -ETIMEDOUT;
+		goto err_free_sd;
+	}
+	cqp->created = true;
+	return 0;
+
+err_free_sd:
+	irdma_wr32(rf, IRDMA_REG_CCQPHIGH, 0);
+	irdma_wr32(rf, IRDMA_REG_CCQPLOW, 0);
+	irdma_dma_free(rf, &cqp->sd_buf);
+err_free_ctx:
+	irdma_dma_free(rf, &cqp->ctx);
+err_free_sq:
+	irdma_dma_free(rf, &cqp->sq);
+err_free_reqs:
+	kfree(cqp->reqs);
+	cqp->reqs = NULL;
+	return ret;
+}
+
+/**
+ * irdma_cqp_destroy() - destroy the control QP and free its memory
+ * @rf: RDMA function
+ *
+ * Requests still in flight (timed out earlier) are released.
+ *
+ * Context: process context, may sleep.
+ */
+void irdma_cqp_destroy(struct irdma_pci_f *rf)
+{
+	struct irdma_cqp *cqp = &rf->cqp;
+	unsigned long flags;
+	u32 status = 0;
+	int i;
+
+	if (!cqp->reqs)
+		return;
+	if (cqp->created) {
+		irdma_wr32(rf, IRDMA_REG_CCQPHIGH, 0);
+		irdma_wr32(rf, IRDMA_REG_CCQPLOW, 0);
+		for (i = 0; i < IRDMA_CQP_HANDSHAKE_TRIES; i++) {
+			status = irdma_rd32(rf, IRDMA_REG_CCQPSTATUS);
+			if (!(status & IRDMA_CCQPSTATUS_DONE))
+				break;
+			usleep_range(IRDMA_CQP_POLL_US, 2 * IRDMA_CQP_POLL_US);
+		}
+		if (status & IRDMA_CCQPSTATUS_DONE)
+			dev_err(rf->dma_dev, "control QP destroy timed out\n");
+		cqp->created = false;
+	}
+	spin_lock_irqsave(&cqp->lock, flags);
+	for (i = 0; i < cqp->size; i++) {
+		struct irdma_cqp_request *req = cqp->reqs[i];
+
+		if (!req)
+			continue;
+		cqp->reqs[i] = NULL;
+		req->error = true;
+		complete(&req->done);
+		irdma_cqp_req_put(req);
+	}
+	cqp->inflight = 0;
+	spin_unlock_irqrestore(&cqp->lock, flags);
+	irdma_dma_free(rf, &cqp->sd_buf);
+	irdma_dma_free(rf, &cqp->ctx);
+	irdma_dma_free(rf, &cqp->sq);
+	kfree(cqp->reqs);
+	cqp->reqs = NULL;
+}
+
+/**
+ * irdma_cqp_cq_hdr_ids() - CQ and CEQ id bits of a CQ command header
+ * @rf: RDMA function
+ * @p: CQ parameters
+ *
+ * Return: header bits (their position depends on the generation).
+ */
+static u64 irdma_cqp_cq_hdr_ids(struct irdma_pci_f *rf,
+				const struct irdma_cq_params *p)
+{
+	u32 ceq = p->ceq_valid ? p->ceq_id : 0;
+
+	if (rf->gen == IRDMA_GEN_1)
+		return FIELD_PREP(IRDMA_CQP_CQ_QW3_GEN1_CQID, p->id) |
+		       FIELD_PREP(IRDMA_CQP_CQ_QW3_GEN1_CEQID, ceq);
+	return FIELD_PREP(IRDMA_CQP_CQ_QW3_GEN2_CQID, p->id) |
+	       FIELD_PREP(IRDMA_CQP_CQ_QW3_GEN2_CEQID, ceq);
+}
+
+/**
+ * irdma_cqp_cq_cmd() - build a CQ command
+ * @rf: RDMA function
+ * @cmd: command to build
+ * @op: CREATE_CQ or DESTROY_CQ
+ * @p: CQ parameters
+ */
+static void irdma_cqp_cq_cmd(struct irdma_pci_f *rf, struct irdma_cqp_cmd *cmd,
+			     enum irdma_cqp_op op,
+			     const struct irdma_cq_params *p)
+{
+	__le64 *qw = cmd->wqe.qw;
+
+	irdma_cqp_hdr(cmd, op, irdma_cqp_cq_hdr_ids(rf, p) |
+		      FIELD_PREP(IRDMA_CQP_QW3_LPBLSIZE, p->pbl_level) |
+		      FIELD_PREP(IRDMA_CQP_CQ_QW3_CHKOVERFLOW, p->check_overflow) |
+		      FIELD_PREP(IRDMA_CQP_QW3_VIRTMAP, !!p->pbl_level) |
+		      FIELD_PREP(IRDMA_CQP_CQ_QW3_ENCEQEMASK, p->ceqe_mask) |
+		      FIELD_PREP(IRDMA_CQP_CQ_QW3_CEQIDVALID, p->ceq_valid));
+	qw[0] = le64_encode_bits(p->size, IRDMA_CQP_CQ_QW0_SIZE);
+	qw[1] = le64_encode_bits(p->ctx, IRDMA_CQP_CQ_QW1_CTX);
+	qw[2] = le64_encode_bits(p->shadow_read_threshold,
+				 IRDMA_CQP_CQ_QW2_SHADOW_READ_THRESHOLD);
+	qw[4] = cpu_to_le64(p->pbl_level ? 0 : p->ring_pa);
+	qw[5] = cpu_to_le64(p->shadow_pa);
+	qw[6] = le64_encode_bits(p->pbl_level ? p->first_pble : 0,
+				 IRDMA_CQP_CQ_QW6_FIRST_PBLE);
+}
+
+/**
+ * irdma_cqp_create_cq() - CREATE_CQ
+ * @rf: RDMA function
+ * @p: CQ parameters
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or a negative errno.
+ */
+int irdma_cqp_create_cq(struct irdma_pci_f *rf, const struct irdma_cq_params *p)
+{
+	struct irdma_cqp_cmd cmd;
+
+	irdma_cqp_cq_cmd(rf, &cmd, IRDMA_CQP_OP_CREATE_CQ, p);
+	return irdma_cqp_exec(rf, &cmd);
+}
+
+/**
+ * irdma_cqp_destroy_cq() - DESTROY_CQ
+ * @rf: RDMA function
+ * @p: parameters the CQ was created with
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or a negative errno.
+ */
+int irdma_cqp_destroy_cq(struct irdma_pci_f *rf,
+			 const struct irdma_cq_params *p)
+{
+	struct irdma_cqp_cmd cmd;
+
+	irdma_cqp_cq_cmd(rf, &cmd, IRDMA_CQP_OP_DESTROY_CQ, p);
+	return irdma_cqp_exec(rf, &cmd);
+}
+
+/**
+ * irdma_cqp_ceq_cmd() - CREATE_CEQ or DESTROY_CEQ
+ * @rf: RDMA function
+ * @ceq: the CEQ
+ * @op: opcode
+ *
+ * Return: 0 or a negative errno.
+ */
+static int irdma_cqp_ceq_cmd(struct irdma_pci_f *rf,
+			     const struct irdma_ceq *ceq, enum irdma_cqp_op op)
+{
+	struct irdma_cqp_cmd cmd;
+
+	irdma_cqp_hdr(&cmd, op, FIELD_PREP(IRDMA_CQP_CEQ_QW3_CEQID, ceq->id));
+	cmd.wqe.qw[2] = le64_encode_bits(ceq->size, IRDMA_CQP_CEQ_QW2_ELEMCNT);
+	if (op == IRDMA_CQP_OP_CREATE_CEQ)
+		cmd.wqe.qw[4] = cpu_to_le64(ceq->mem.pa);
+	return irdma_cqp_exec(rf, &cmd);
+}
+
+/**
+ * irdma_cqp_create_ceq() - CREATE_CEQ
+ * @rf: RDMA function
+ * @ceq: the CEQ, with its ring allocated
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or a negative errno.
+ */
+int irdma_cqp_create_ceq(struct irdma_pci_f *rf, const struct irdma_ceq *ceq)
+{
+	return irdma_cqp_ceq_cmd(rf, ceq, IRDMA_CQP_OP_CREATE_CEQ);
+}
+
+/**
+ * irdma_cqp_destroy_ceq() - DESTROY_CEQ
+ * @rf: RDMA function
+ * @ceq: the CEQ
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or a negative errno.
+ */
+int irdma_cqp_destroy_ceq(struct irdma_pci_f *rf, const struct irdma_ceq *ceq)
+{
+	return irdma_cqp_ceq_cmd(rf, ceq, IRDMA_CQP_OP_DESTROY_CEQ);
+}
+
+/**
+ * irdma_cqp_aeq_cmd() - CREATE_AEQ or DESTROY_AEQ
+ * @rf: RDMA function
+ * @aeq: the AEQ
+ * @op: opcode
+ *
+ * Return: 0 or a negative errno.
+ */
+static int irdma_cqp_aeq_cmd(struct irdma_pci_f *rf,
+			     const struct irdma_aeq *aeq, enum irdma_cqp_op op)
+{
+	struct irdma_cqp_cmd cmd;
+
+	irdma_cqp_hdr(&cmd, op, 0);
+	cmd.wqe.qw[2] = le64_encode_bits(aeq->size, IRDMA_CQP_AEQ_QW2_ELEMCNT);
+	if (op == IRDMA_CQP_OP_CREATE_AEQ)
+		cmd.wqe.qw[4] = cpu_to_le64(aeq->mem.pa);
+	return irdma_cqp_exec(rf, &cmd);
+}
+
+/**
+ * irdma_cqp_create_aeq() - CREATE_AEQ
+ * @rf: RDMA function
+ * @aeq: the AEQ, with its ring allocated
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or a negative errno.
+ */
+int irdma_cqp_create_aeq(struct irdma_pci_f *rf, const struct irdma_aeq *aeq)
+{
+	return irdma_cqp_aeq_cmd(rf, aeq, IRDMA_CQP_OP_CREATE_AEQ);
+}
+
+/**
+ * irdma_cqp_destroy_aeq() - DESTROY_AEQ
+ * @rf: RDMA function
+ * @aeq: the AEQ
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or a negative errno.
+ */
+int irdma_cqp_destroy_aeq(struct irdma_pci_f *rf, const struct irdma_aeq *aeq)
+{
+	return irdma_cqp_aeq_cmd(rf, aeq, IRDMA_CQP_OP_DESTROY_AEQ);
+}
+
+/**
+ * irdma_cqp_fpm_cmd() - QUERY_FPM_VAL or COMMIT_FPM_VAL
+ * @rf: RDMA function
+ * @buf: the 176-byte buffer
+ * @op: opcode
+ *
+ * Return: 0 or a negative errno.
+ */
+static int irdma_cqp_fpm_cmd(struct irdma_pci_f *rf,
+			     const struct irdma_dma_mem *buf,
+			     enum irdma_cqp_op op)
+{
+	struct irdma_cqp_cmd cmd;
+
+	irdma_cqp_hdr(&cmd, op, op == IRDMA_CQP_OP_COMMIT_FPM_VAL ?
+		      FIELD_PREP(IRDMA_CQP_FPM_QW3_BUF_LEN, IRDMA_FPM_BUF_SIZE) : 0);
+	cmd.wqe.qw[2] = le64_encode_bits(rf->pf_id, IRDMA_CQP_FPM_QW2_HMC_FN_ID);
+	cmd.wqe.qw[4] = cpu_to_le64(buf->pa);
+	return irdma_cqp_exec(rf, &cmd);
+}
+
+/**
+ * irdma_cqp_query_fpm() - QUERY_FPM_VAL: read HMC limits into @buf
+ * @rf: RDMA function
+ * @buf: buffer of IRDMA_FPM_BUF_SIZE bytes
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or a negative errno.
+ */
+int irdma_cqp_query_fpm(struct irdma_pci_f *rf, const struct irdma_dma_mem *buf)
+{
+	return irdma_cqp_fpm_cmd(rf, buf, IRDMA_CQP_OP_QUERY_FPM_VAL);
+}
+
+/**
+ * irdma_cqp_commit_fpm() - COMMIT_FPM_VAL: commit counts, get bases back
+ * @rf: RDMA function
+ * @buf: buffer of IRDMA_FPM_BUF_SIZE bytes holding the counts
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or a negative errno.
+ */
+int irdma_cqp_commit_fpm(struct irdma_pci_f *rf,
+			 const struct irdma_dma_mem *buf)
+{
+	return irdma_cqp_fpm_cmd(rf, buf, IRDMA_CQP_OP_COMMIT_FPM_VAL);
+}
+
+/**
+ * irdma_sd_cmd() - command word of one SD update
+ * @e: the update
+ *
+ * Return: the command word.
+ */
+static u64 irdma_sd_cmd(const struct irdma_sd_entry *e)
+{
+	return FIELD_PREP(IRDMA_SD_CMD_IDX, e->idx) | IRDMA_SD_CMD_PARTSEL |
+	       IRDMA_SD_CMD_WRITE;
+}
+
+/**
+ * irdma_sd_data() - data word of one SD update
+ * @e: the update
+ *
+ * Return: the data word.
+ */
+static u64 irdma_sd_data(const struct irdma_sd_entry *e)
+{
+	if (!e->valid)
+		return 0;
+	return (e->pa & IRDMA_SD_DATA_PA) |
+	       FIELD_PREP(IRDMA_SD_DATA_BP_COUNT, IRDMA_HMC_PD_PAGES) |
+	       IRDMA_SD_DATA_DIRECT | IRDMA_SD_DATA_VALID;
+}
+
+/**
+ * struct irdma_sds_batch - the entries of one UPDATE_PE_SDS command
+ * @e: entries
+ * @n: number of entries (1..IRDMA_SDS_PER_WQE_MAX)
+ */
+struct irdma_sds_batch {
+	const struct irdma_sd_entry *e;
+	u32 n;
+};
+
+/**
+ * irdma_cqp_sds_prepare() - write entries beyond the third to the
+ * slot's overflow area and point the WQE at it
+ * @rf: RDMA function
+ * @cmd: the UPDATE_PE_SDS command
+ * @slot: CQP slot the command occupies
+ * @arg: struct irdma_sds_batch
+ *
+ * Context: cqp->lock held.
+ */
+static void irdma_cqp_sds_prepare(struct irdma_pci_f *rf,
+				  struct irdma_cqp_cmd *cmd, u32 slot, void *arg)
+{
+	const struct irdma_sds_batch *b = arg;
+	__le64 *ovf = rf->cqp.sd_buf.va + slot * IRDMA_SD_OVERFLOW_BUF_SIZE;
+	dma_addr_t ovf_pa = rf->cqp.sd_buf.pa + slot * IRDMA_SD_OVERFLOW_BUF_SIZE;
+	u32 i;
+
+	if (b->n <= IRDMA_SDS_IN_WQE)
+		return;
+	for (i = IRDMA_SDS_IN_WQE; i < b->n; i++) {
+		*ovf++ = cpu_to_le64(irdma_sd_cmd(&b->e[i]));
+		*ovf++ = cpu_to_le64(irdma_sd_data(&b->e[i]));
+	}
+	cmd->wqe.qw[2] |= cpu_to_le64(ovf_pa & IRDMA_CQP_SDS_QW2_OVERFLOW_PA);
+	cmd->wqe.qw[IRDMA_CQP_WQE_HDR] |=
+		le64_encode_bits(b->n - IRDMA_SDS_IN_WQE,
+				 IRDMA_CQP_SDS_QW3_OVERFLOW_CNT);
+}
+
+/**
+ * irdma_cqp_update_sds() - UPDATE_PE_SDS, as many commands as needed
+ * @rf: RDMA function
+ * @e: SD updates
+ * @n: number of updates
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or a negative errno.
+ */
+int irdma_cqp_update_sds(struct irdma_pci_f *rf,
+			 const struct irdma_sd_entry *e, u32 n)
+{
+	struct irdma_cqp_cmd cmd;
+	struct irdma_sds_batch b;
+	int ret;
+
+	while (n) {
+		b.e = e;
+		b.n = min_t(u32, n, IRDMA_SDS_PER_WQE_MAX);
+		irdma_cqp_hdr(&cmd, IRDMA_CQP_OP_UPDATE_PE_SDS, 0);
+		cmd.wqe.qw[0] = cpu_to_le64(irdma_sd_cmd(&e[0]));
+		cmd.wqe.qw[1] = cpu_to_le64(irdma_sd_data(&e[0]));
+		cmd.wqe.qw[2] = le64_encode_bits(rf->pf_id,
+						 IRDMA_CQP_SDS_QW2_HMC_FN_ID);
+		if (b.n > 1) {
+			cmd.wqe.qw[4] = cpu_to_le64(irdma_sd_cmd(&e[1]) |
+						    IRDMA_CQP_SDS_ENTRY_VALID);
+			cmd.wqe.qw[5] = cpu_to_le64(irdma_sd_data(&e[1]));
+		}
+		if (b.n > 2) {
+			cmd.wqe.qw[6] = cpu_to_le64(irdma_sd_cmd(&e[2]) |
+						    IRDMA_CQP_SDS_ENTRY_VALID);
+			cmd.wqe.qw[7] = cpu_to_le64(irdma_sd_data(&e[2]));
+		}
+		cmd.prepare = irdma_cqp_sds_prepare;
+		cmd.prepare_arg = &b;
+		ret = irdma_cqp_exec(rf, &cmd);
+		if (ret)
+			return ret;
+		e += b.n;
+		n -= b.n;
+	}
+	return 0;
+}
+
+/**
+ * irdma_cqp_shmc_pages_allocated() - SHMC_PAGES_ALLOCATED
+ * @rf: RDMA function
+ *
+ * Tells the adapter every bring-up HMC page is programmed.
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or a negative errno.
+ */
+int irdma_cqp_shmc_pages_allocated(struct irdma_pci_f *rf)
+{
+	struct irdma_cqp_cmd cmd;
+
+	irdma_cqp_hdr(&cmd, IRDMA_CQP_OP_SHMC_PAGES_ALLOCATED, 0);
+	cmd.wqe.qw[2] = le64_encode_bits(rf->pf_id, IRDMA_CQP_SHMC_QW2_HMC_FN_ID);
+	return irdma_cqp_exec(rf, &cmd);
+}
+
+/**
+ * irdma_cqp_query_features() - QUERY_RDMA_FEATURES into @buf
+ * @rf: RDMA function
+ * @buf: buffer of IRDMA_FEAT_MAX words
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or a negative errno.
+ */
+int irdma_cqp_query_features(struct irdma_pci_f *rf,
+			     const struct irdma_dma_mem *buf)
+{
+	struct irdma_cqp_cmd cmd;
+
+	irdma_cqp_hdr(&cmd, IRDMA_CQP_OP_QUERY_RDMA_FEATURES,
+		      FIELD_PREP(IRDMA_CQP_FEAT_QW3_BUF_LEN, buf->size));
+	cmd.wqe.qw[4] = cpu_to_le64(buf->pa);
+	return irdma_cqp_exec(rf, &cmd);
+}
+
+/**
+ * irdma_cqp_manage_apbvt() - MANAGE_APBVT: add or delete a local TCP port
+ * @rf: RDMA function
+ * @port: local port
+ * @add: add (true) or delete (false)
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or a negative errno.
+ */
+int irdma_cqp_manage_apbvt(struct irdma_pci_f *rf, u16 port, bool add)
+{
+	struct irdma_cqp_cmd cmd;
+
+	irdma_cqp_hdr(&cmd, IRDMA_CQP_OP_MANAGE_APBVT,
+		      FIELD_PREP(IRDMA_CQP_APBVT_QW3_ADD, add));
+	cmd.wqe.qw[2] = le64_encode_bits(port, IRDMA_CQP_APBVT_QW2_PORT);
+	return irdma_cqp_exec(rf, &cmd);
+}
+
+/**
+ * irdma_mac_to_u64() - a MAC as the 48-bit value descriptors use
+ * @mac: MAC address
+ *
+ * Return: the MAC with its first byte most significant.
+ */
+static u64 irdma_mac_to_u64(const u8 *mac)
+{
+	return ether_addr_to_u64(mac);
+}
+
+/**
+ * irdma_cqp_manage_arp() - MANAGE_ARP: add or delete an ARP cache entry
+ * @rf: RDMA function
+ * @idx: ARP cache index
+ * @mac: MAC of the neighbour (ignored for delete)
+ * @add: add (true) or delete (false)
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or a negative errno.
+ */
+int irdma_cqp_manage_arp(struct irdma_pci_f *rf, u32 idx, const u8 *mac,
+			 bool add)
+{
+	struct irdma_cqp_cmd cmd;
+
+	irdma_cqp_hdr(&cmd, IRDMA_CQP_OP_MANAGE_ARP,
+		      FIELD_PREP(IRDMA_CQP_ARP_QW3_INDEX, idx) |
+		      FIELD_PREP(IRDMA_CQP_ARP_QW3_VALID, add) |
+		      FIELD_PREP(IRDMA_CQP_ARP_QW3_PERMANENT, add));
+	if (add)
+		cmd.wqe.qw[2] = le64_encode_bits(irdma_mac_to_u64(mac),
+						 IRDMA_CQP_ARP_QW2_MAC);
+	return irdma_cqp_exec(rf, &cmd);
+}
+
+/**
+ * irdma_cqp_manage_qhash() - MANAGE_QHASH: steer matching TCP frames
+ * @rf: RDMA function
+ * @p: entry
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or a negative errno.
+ */
+int irdma_cqp_manage_qhash(struct irdma_pci_f *rf,
+			   const struct irdma_qhash_params *p)
+{
+	bool vlan = p->vlan_id < VLAN_N_VID;
+	struct irdma_cqp_cmd cmd;
+	__le64 *qw = cmd.wqe.qw;
+
+	irdma_cqp_hdr(&cmd, IRDMA_CQP_OP_MANAGE_QHASH,
+		      FIELD_PREP(IRDMA_CQP_QHASH_QW3_ENTRYTYPE, p->type) |
+		      FIELD_PREP(IRDMA_CQP_QHASH_QW3_VLANVALID, vlan) |
+		      FIELD_PREP(IRDMA_CQP_QHASH_QW3_IPV4VALID, p->ipv4) |
+		      FIELD_PREP(IRDMA_CQP_QHASH_QW3_MANAGE,
+				 p->add ? IRDMA_QHASH_MANAGE_ADD :
+					  IRDMA_QHASH_MANAGE_DELETE));
+	qw[0] = le64_encode_bits(irdma_mac_to_u64(p->mac), IRDMA_CQP_QHASH_QW0_MAC);
+	qw[1] = le64_encode_bits(p->loc_port, IRDMA_CQP_QHASH_QW1_DEST_PORT) |
+		le64_encode_bits(p->qpn, IRDMA_CQP_QHASH_QW1_QPN);
+	qw[2] = le64_encode_bits(p->qs_handle, IRDMA_CQP_QHASH_QW2_QS_HANDLE);
+	if (vlan)
+		qw[2] |= le64_encode_bits(p->vlan_id, IRDMA_CQP_QHASH_QW2_VLANID);
+	irdma_ip_to_words(&qw[7], &qw[6], p->loc_addr, p->ipv4);
+	if (p->type == IRDMA_QHASH_TYPE_TCP_ESTABLISHED) {
+		qw[1] |= le64_encode_bits(p->rem_port,
+					  IRDMA_CQP_QHASH_QW1_SRC_PORT);
+		irdma_ip_to_words(&qw[5], &qw[4], p->rem_addr, p->ipv4);
+	}
+	return irdma_cqp_exec(rf, &cmd);
+}

@@ -1,0 +1,981 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * irdma - bring-up and teardown of the RDMA function: firmware handshake,
+ * control QP, host memory cache (HMC), control completion queue, event
+ * queues and their interrupts.
+ *
+ * Order (irdma_ctrl_init_hw): firmware ready -> doorbell BAR size -> CQP
+ * create handshake -> QUERY_FPM_VAL, size the HMC, COMMIT_FPM_VAL ->
+ * back and program the HMC segment descriptors -> CCQ -> feature query
+ * -> vectors and CEQ 0 -> arm the CCQ and switch the CQP to interrupts.
+ * Then irdma_rt_init_hw adds the AEQ.  Teardown runs the same steps
+ * backwards, and every step undoes only what it did.
+ */
+#include <linux/delay.h>
+#include <linux/interrupt.h>
+#include <linux/log2.h>
+#include <linux/moduleparam.h>
+
+#include "main.h"
+
+static unsigned int max_qp = 4096;
+module_param(max_qp, uint, 0444);
+MODULE_PARM_DESC(max_qp, "Queue pairs to provision in the HMC (default 4096)");
+
+#define IRDMA_FW_READY_TRIES	15
+#define IRDMA_CEQ_MIN_SIZE	64
+#define IRDMA_AEQ_MIN_SIZE	64
+#define IRDMA_MAX_SD_PER_FN	64	/* bound host memory: 64 x 2 MiB */
+
+/**
+ * irdma_wait_fw_ready() - wait until the adapter firmware runs
+ * @rf: RDMA function
+ *
+ * Return: 0, or -ETIMEDOUT after IRDMA_FW_READY_TRIES seconds.
+ */
+static int irdma_wait_fw_ready(struct irdma_pci_f *rf)
+{
+	int i;
+
+	for (i = 0; i < IRDMA_FW_READY_TRIES; i++) {
+		if (irdma_rd32(rf, IRDMA_REG_CPUSTATUS0) == IRDMA_CPU_READY &&
+		    irdma_rd32(rf, IRDMA_REG_CPUSTATUS1) == IRDMA_CPU_READY &&
+		    irdma_rd32(rf, IRDMA_REG_CPUSTATUS2) == IRDMA_CPU_READY)
+			return 0;
+		msleep(1000);
+	}
+	dev_err(rf->dma_dev, "RDMA firmware not ready\n");
+	return -ETIMEDOUT;
+}
+
+/**
+ * irdma_check_db_bar() - check the doorbell BAR size the driver relies on
+ * @rf: RDMA function
+ *
+ * Return: 0 or -ENODEV.
+ */
+static int irdma_check_db_bar(struct irdma_pci_f *rf)
+{
+	u32 sz = FIELD_GET(IRDMA_LBARCTRL_PE_DB_SIZE,
+			   irdma_rd32(rf, IRDMA_REG_LBARCTRL));
+
+	if (rf->gen == IRDMA_GEN_2 && sz != IRDMA_PE_DB_SIZE_4M &&
+	    sz != IRDMA_PE_DB_SIZE_8M) {
+		dev_err(rf->dma_dev, "unsupported doorbell BAR size code %u\n",
+			sz);
+		return -ENODEV;
+	}
+	return 0;
+}
+
+/**
+ * irdma_hmc_parse_query() - read limits from a QUERY_FPM_VAL buffer
+ * @rf: RDMA function
+ * @buf: the buffer
+ *
+ * Return: 0, or -EIO if the adapter reports unusable values.
+ */
+static int irdma_hmc_parse_query(struct irdma_pci_f *rf, const __le64 *buf)
+{
+	struct irdma_hmc *hmc = &rf->hmc;
+	u64 misc;
+	int t;
+
+	hmc->first_sd = le64_get_bits(buf[IRDMA_FPM_QUERY_QW0],
+				      IRDMA_FPM_QUERY_QW0_FIRST_SD);
+	hmc->max_sds = le64_get_bits(buf[IRDMA_FPM_QUERY_QW0],
+				     IRDMA_FPM_QUERY_QW0_MAX_SDS);
+	for (t = 0; t < IRDMA_HMC_OBJ_NUM; t++) {
+		struct irdma_hmc_obj_info *o = &hmc->obj[t];
+		u64 w;
+
+		if (t == IRDMA_HMC_RSVD)
+			continue;
+		if (t == IRDMA_HMC_APBVT) {
+			/* not described by the buffer: one 8 KiB object */
+			o->max_cnt = 1;
+			o->size = 8192;
+			continue;
+		}
+		w = le64_to_cpu(buf[irdma_fpm_query_word(t)]);
+		o->max_cnt = FIELD_GET(IRDMA_FPM_QUERY_MAX_CNT, w);
+		switch (t) {
+		case IRDMA_HMC_QP:
+			o->max_cnt = FIELD_GET(IRDMA_FPM_QUERY_QP_MAX_CNT, w);
+			fallthrough;
+		default:
+			o->size = FIELD_GET(IRDMA_FPM_QUERY_LOG2_SIZE, w) < 32 ?
+				  1ULL << FIELD_GET(IRDMA_FPM_QUERY_LOG2_SIZE, w) : 0;
+			break;
+		case IRDMA_HMC_CQ:
+			o->max_cnt = FIELD_GET(IRDMA_FPM_QUERY_CQ_MAX_CNT, w);
+			o->size = FIELD_GET(IRDMA_FPM_QUERY_LOG2_SIZE, w) < 32 ?
+				  1ULL << FIELD_GET(IRDMA_FPM_QUERY_LOG2_SIZE, w) : 0;
+			break;
+		case IRDMA_HMC_XFFL:
+			hmc->xf_block = FIELD_GET(IRDMA_FPM_QUERY_BLOCK_SIZE, w);
+			o->size = 4;
+			break;
+		case IRDMA_HMC_Q1FL:
+			hmc->q1_block = FIELD_GET(IRDMA_FPM_QUERY_BLOCK_SIZE, w);
+			o->size = 4;
+			break;
+		case IRDMA_HMC_RRFFL:
+		case IRDMA_HMC_OOISCFFL:
+			o->size = 4;
+			break;
+		case IRDMA_HMC_PBLE:
+			o->size = 8;
+			break;
+		}
+	}
+	misc = le64_to_cpu(buf[IRDMA_FPM_QUERY_MISC]);
+	hmc->max_ceqs = FIELD_GET(IRDMA_FPM_QUERY_MISC_MAX_CEQS, misc);
+	if (!hmc->xf_block || !hmc->q1_block || !hmc->max_ceqs ||
+	    !hmc->max_sds || !hmc->obj[IRDMA_HMC_QP].max_cnt ||
+	    !hmc->obj[IRDMA_HMC_CQ].max_cnt) {
+		dev_err(rf->dma_dev,
+			"unusable HMC limits: xf_block %u q1_block %u ceqs %u sds %u\n",
+			hmc->xf_block, hmc->q1_block, hmc->max_ceqs,
+			hmc->max_sds);
+		return -EIO;
+	}
+	return 0;
+}
+
+/**
+ * irdma_hmc_bytes() - FPM bytes the chosen counts need
+ * @hmc: HMC with counts set
+ *
+ * Return: bytes, each object type rounded up to the 512-byte base unit.
+ */
+static u64 irdma_hmc_bytes(const struct irdma_hmc *hmc)
+{
+	u64 total = 0;
+	int t;
+
+	for (t = 0; t < IRDMA_HMC_OBJ_NUM; t++)
+		total += round_up((u64)hmc->obj[t].cnt * hmc->obj[t].size,
+				  IRDMA_FPM_BASE_UNIT);
+	return total;
+}
+
+/**
+ * irdma_hmc_choose_counts() - decide how many objects of each type to back
+ * @rf: RDMA function
+ *
+ * Starts from the max_qp module parameter, derives the other counts from
+ * the QP count, and halves until the backing memory fits both the
+ * adapter's SD limit and IRDMA_MAX_SD_PER_FN.
+ *
+ * Return: 0 or -ENOSPC.
+ */
+static int irdma_hmc_choose_counts(struct irdma_pci_f *rf)
+{
+	struct irdma_hmc *hmc = &rf->hmc;
+	struct irdma_hmc_obj_info *o = hmc->obj;
+	u32 sd_limit = min_t(u32, hmc->max_sds, IRDMA_MAX_SD_PER_FN);
+	u32 ird = rf->gen == IRDMA_GEN_1 ? IRDMA_GEN1_MAX_IRD : IRDMA_GEN2_MAX_IRD;
+	u32 qps = rounddown_pow_of_two(clamp_t(u32, max_qp, 64,
+					       o[IRDMA_HMC_QP].max_cnt));
+
+	for (; qps >= 64; qps >>= 1) {
+		int t;
+
+		for (t = 0; t < IRDMA_HMC_OBJ_NUM; t++)
+			o[t].cnt = 0;
+		o[IRDMA_HMC_QP].cnt = qps;
+		o[IRDMA_HMC_CQ].cnt = min(2 * qps, o[IRDMA_HMC_CQ].max_cnt);
+		o[IRDMA_HMC_MR].cnt = min(2 * qps, o[IRDMA_HMC_MR].max_cnt);
+		o[IRDMA_HMC_ARP].cnt = min(qps, o[IRDMA_HMC_ARP].max_cnt);
+		o[IRDMA_HMC_APBVT].cnt = 1;
+		o[IRDMA_HMC_HTE].cnt = min(roundup_pow_of_two(2 * qps),
+					   o[IRDMA_HMC_HTE].max_cnt);
+		o[IRDMA_HMC_XF].cnt = min(4 * hmc->xf_block * qps,
+					  o[IRDMA_HMC_XF].max_cnt);
+		o[IRDMA_HMC_XFFL].cnt = min(o[IRDMA_HMC_XF].cnt / hmc->xf_block,
+					    o[IRDMA_HMC_XFFL].max_cnt);
+		o[IRDMA_HMC_Q1].cnt = min(2 * ird * qps, o[IRDMA_HMC_Q1].max_cnt);
+		o[IRDMA_HMC_Q1FL].cnt = min(o[IRDMA_HMC_Q1].cnt / hmc->q1_block,
+					    o[IRDMA_HMC_Q1FL].max_cnt);
+		o[IRDMA_HMC_TIMER].cnt = min(qps / 512 + 1,
+					     o[IRDMA_HMC_TIMER].max_cnt);
+		o[IRDMA_HMC_FSIAV].cnt = min(qps, o[IRDMA_HMC_FSIAV].max_cnt);
+		o[IRDMA_HMC_HDR].cnt = min(qps, o[IRDMA_HMC_HDR].max_cnt);
+		o[IRDMA_HMC_PBLE].cnt = min(64 * qps, o[IRDMA_HMC_PBLE].max_cnt);
+		if (DIV_ROUND_UP(irdma_hmc_bytes(hmc), IRDMA_HMC_SD_SIZE) <= sd_limit)
+			return 0;
+	}
+	dev_err(rf->dma_dev, "HMC does not fit in %u SDs\n", sd_limit);
+	return -ENOSPC;
+}
+
+/**
+ * irdma_hmc_commit() - commit the counts and adopt what the adapter returns
+ * @rf: RDMA function
+ * @buf: 176-byte DMA buffer
+ *
+ * Return: 0 or a negative errno.
+ */
+static int irdma_hmc_commit(struct irdma_pci_f *rf, struct irdma_dma_mem *buf)
+{
+	struct irdma_hmc *hmc = &rf->hmc;
+	__le64 *w = buf->va;
+	u64 end = 0;
+	int t, ret;
+
+	memset(buf->va, 0, IRDMA_FPM_BUF_SIZE);
+	for (t = 0; t < IRDMA_HMC_OBJ_NUM; t++)
+		if (t != IRDMA_HMC_RSVD && t != IRDMA_HMC_APBVT)
+			w[irdma_fpm_commit_word(t)] = cpu_to_le64(hmc->obj[t].cnt);
+	ret = irdma_cqp_commit_fpm(rf, buf);
+	if (ret)
+		return ret;
+	for (t = 0; t < IRDMA_HMC_OBJ_NUM; t++) {
+		struct irdma_hmc_obj_info *o = &hmc->obj[t];
+		u64 v = le64_to_cpu(w[irdma_fpm_commit_word(t)]);
+		u32 cnt;
+
+		if (t == IRDMA_HMC_RSVD)
+			continue;
+		if (t == IRDMA_HMC_QP)
+			cnt = FIELD_GET(IRDMA_FPM_COMMIT_QP_CNT, v);
+		else if (t == IRDMA_HMC_CQ)
+			cnt = rf->gen == IRDMA_GEN_1 ?
+			      FIELD_GET(IRDMA_FPM_COMMIT_GEN1_CQ_CNT, v) :
+			      FIELD_GET(IRDMA_FPM_COMMIT_GEN2_CQ_CNT, v);
+		else if (t == IRDMA_HMC_APBVT)
+			cnt = 1;
+		else
+			cnt = FIELD_GET(IRDMA_FPM_COMMIT_CNT, v);
+		if (cnt > o->max_cnt) {
+			dev_err(rf->dma_dev, "HMC commit returned %u objects of type %d (max %u)\n",
+				cnt, t, o->max_cnt);
+			return -EIO;
+		}
+		o->cnt = cnt;
+		o->base = FIELD_GET(IRDMA_FPM_COMMIT_BASE, v) * IRDMA_FPM_BASE_UNIT;
+		if (cnt)
+			end = max(end, o->base + cnt * o->size);
+	}
+	hmc->sd_cnt = DIV_ROUND_UP(end, IRDMA_HMC_SD_SIZE);
+	if (!hmc->sd_cnt || hmc->sd_cnt > min_t(u32, hmc->max_sds,
+						IRDMA_MAX_SD_PER_FN)) {
+		dev_err(rf->dma_dev, "HMC commit needs %u SDs\n", hmc->sd_cnt);
+		return -EIO;
+	}
+	return 0;
+}
+
+/**
+ * irdma_hmc_free_sds() - unprogram and free the HMC backing pages
+ * @rf: RDMA function
+ *
+ * Safe on a partially set up HMC.
+ */
+static void irdma_hmc_free_sds(struct irdma_pci_f *rf)
+{
+	struct irdma_hmc *hmc = &rf->hmc;
+	struct irdma_sd_entry *e;
+	u32 i, n = 0;
+
+	if (!hmc->sd_pages)
+		return;
+	e = kcalloc(hmc->sd_cnt, sizeof(*e), GFP_KERNEL);
+	for (i = 0; e && i < hmc->sd_cnt; i++)
+		if (hmc->sd_pages[i].va)
+			e[n++] = (struct irdma_sd_entry){
+				.idx = hmc->first_sd + i, .valid = false };
+	/* the adapter must stop using a page before it is freed */
+	if (e && n && rf->cqp.created && irdma_cqp_update_sds(rf, e, n))
+		dev_warn(rf->dma_dev, "could not clear HMC SDs\n");
+	kfree(e);
+	for (i = 0; i < hmc->sd_cnt; i++)
+		irdma_dma_free(rf, &hmc->sd_pages[i]);
+	kfree(hmc->sd_pages);
+	hmc->sd_pages = NULL;
+}
+
+/**
+ * irdma_hmc_setup() - size, commit, back and program the HMC
+ * @rf: RDMA function
+ *
+ * Context: process context, may sleep; CQP in register mode.
+ * Return: 0 or a negative errno.
+ */
+static int irdma_hmc_setup(struct irdma_pci_f *rf)
+{
+	struct irdma_hmc *hmc = &rf->hmc;
+	struct irdma_dma_mem buf = {};
+	struct irdma_sd_entry *e;
+	u32 i;
+	int ret;
+
+	ret = irdma_dma_alloc(rf, &buf, IRDMA_FPM_BUF_SIZE, 8);
+	if (ret)
+		return ret;
+	ret = irdma_cqp_query_fpm(rf, &buf);
+	if (ret)
+		goto out_free_buf;
+	ret = irdma_hmc_parse_query(rf, buf.va);
+	if (ret)
+		goto out_free_buf;
+	ret = irdma_hmc_choose_counts(rf);
+	if (ret)
+		goto out_free_buf;
+	ret = irdma_hmc_commit(rf, &buf);
+	if (ret)
+		goto out_free_buf;
+
+	hmc->sd_pages = kcalloc(hmc->sd_cnt, sizeof(*hmc->sd_pages), GFP_KERNEL);
+	e = kcalloc(hmc->sd_cnt, sizeof(*e), GFP_KERNEL);
+	if (!hmc->sd_pages || !e) {
+		kfree(e);
+		ret = -ENOMEM;
+		goto err_free_sds;
+	}
+	for (i = 0; i < hmc->sd_cnt; i++) {
+		ret = irdma_dma_alloc(rf, &hmc->sd_pages[i], IRDMA_HMC_SD_SIZE,
+				      IRDMA_HMC_SD_SIZE);
+		if (ret) {
+			kfree(e);
+			goto err_free_sds;
+		}
+		e[i] = (struct irdma_sd_entry){ .idx = hmc->first_sd + i,
+			.pa = hmc->sd_pages[i].pa, .valid = true };
+	}
+	ret = irdma_cqp_update_sds(rf, e, hmc->sd_cnt);
+	kfree(e);
+	if (ret)
+		goto err_free_sds;
+	ret = irdma_cqp_shmc_pages_allocated(rf);
+	if (ret)
+		goto err_free_sds;
+
+	rf->max_qp = hmc->obj[IRDMA_HMC_QP].cnt;
+	rf->max_cq = hmc->obj[IRDMA_HMC_CQ].cnt;
+	rf->max_mr = hmc->obj[IRDMA_HMC_MR].cnt;
+	rf->max_ah = hmc->obj[IRDMA_HMC_FSIAV].cnt;
+	rf->max_pd = BIT(18);
+	goto out_free_buf;
+
+err_free_sds:
+	irdma_hmc_free_sds(rf);
+out_free_buf:
+	irdma_dma_free(rf, &buf);
+	return ret;
+}
+
+/**
+ * irdma_cq_ring_alloc() - allocate a CQ ring and its shadow area
+ * @rf: RDMA function
+ * @ring: ring to fill
+ * @id: CQ id
+ * @size: CQEs
+ *
+ * Return: 0 or -ENOMEM.
+ */
+static int irdma_cq_ring_alloc(struct irdma_pci_f *rf,
+			       struct irdma_cq_ring *ring, u32 id, u32 size)
+{
+	size_t ring_bytes = ALIGN(size * sizeof(struct irdma_cqe),
+				  IRDMA_CQ_SHADOW_ALIGN);
+	int ret;
+
+	ret = irdma_dma_alloc(rf, &ring->mem, ring_bytes +
+			      IRDMA_CQ_SHADOW_WORDS * sizeof(__le64),
+			      IRDMA_RING_ALIGN);
+	if (ret)
+		return ret;
+	ring->shadow = ring->mem.va + ring_bytes;
+	ring->shadow_pa = ring->mem.pa + ring_bytes;
+	ring->size = size;
+	ring->head = 0;
+	ring->polarity = 1;
+	ring->id = id;
+	return 0;
+}
+
+/**
+ * irdma_ccq_params() - CREATE_CQ parameters of the CCQ
+ * @rf: RDMA function
+ * @p: filled in
+ */
+static void irdma_ccq_params(struct irdma_pci_f *rf, struct irdma_cq_params *p)
+{
+	struct irdma_cq_ring *ccq = &rf->cqp.ccq;
+
+	*p = (struct irdma_cq_params){
+		.id = IRDMA_CCQ_ID,
+		.size = ccq->size,
+		.ctx = IRDMA_CCQ_ID,
+		.ring_pa = ccq->mem.pa,
+		.shadow_pa = ccq->shadow_pa,
+		.ceq_id = 0,
+		.ceq_valid = true,
+		.check_overflow = true,
+		.shadow_read_threshold = 16,
+	};
+}
+
+/**
+ * irdma_ccq_create() - create the control completion queue (CQ 0)
+ * @rf: RDMA function
+ *
+ * The adapter writes the completion of this very command into the new
+ * CCQ, so the CQP switches to CCQ polling before posting it.
+ *
+ * Return: 0 or a negative errno.
+ */
+static int irdma_ccq_create(struct irdma_pci_f *rf)
+{
+	struct irdma_cqp *cqp = &rf->cqp;
+	struct irdma_cq_params p;
+	int ret;
+
+	ret = irdma_cq_ring_alloc(rf, &cqp->ccq, IRDMA_CCQ_ID, IRDMA_CCQ_SIZE);
+	if (ret)
+		return ret;
+	irdma_ccq_params(rf, &p);
+	cqp->ccq_ready = true;
+	cqp->mode = IRDMA_CQP_MODE_CCQ_POLL;
+	ret = irdma_cqp_create_cq(rf, &p);
+	if (ret) {
+		cqp->mode = IRDMA_CQP_MODE_REGS;
+		cqp->ccq_ready = false;
+		irdma_dma_free(rf, &cqp->ccq.mem);
+	}
+	return ret;
+}
+
+/**
+ * irdma_ccq_destroy() - destroy the CCQ; the CQP goes back to register mode
+ * @rf: RDMA function
+ */
+static void irdma_ccq_destroy(struct irdma_pci_f *rf)
+{
+	struct irdma_cqp *cqp = &rf->cqp;
+	struct irdma_cq_params p;
+
+	if (!cqp->ccq_ready)
+		return;
+	irdma_ccq_params(rf, &p);
+	/* its own completion cannot land in a queue being destroyed */
+	cqp->mode = IRDMA_CQP_MODE_REGS;
+	if (irdma_cqp_destroy_cq(rf, &p))
+		dev_warn(rf->dma_dev, "CCQ destroy failed\n");
+	cqp->ccq_ready = false;
+	irdma_dma_free(rf, &cqp->ccq.mem);
+}
+
+/**
+ * irdma_query_fw_version() - read the firmware version from the feature list
+ * @rf: RDMA function
+ *
+ * Return: 0 or a negative errno.
+ */
+static int irdma_query_fw_version(struct irdma_pci_f *rf)
+{
+	struct irdma_dma_mem buf = {};
+	__le64 *w;
+	u32 i, cnt;
+	int ret;
+
+	if (rf->gen == IRDMA_GEN_1)
+		return 0;	/* GEN_1 has no feature list */
+	ret = irdma_dma_alloc(rf, &buf, IRDMA_FEAT_MAX * sizeof(__le64), 8);
+	if (ret)
+		return ret;
+	ret = irdma_cqp_query_features(rf, &buf);
+	if (ret)
+		goto out;
+	w = buf.va;
+	cnt = le64_get_bits(w[0], IRDMA_FEAT_QW0_COUNT);
+	if (cnt < 2) {
+		dev_err(rf->dma_dev, "feature list has %u entries\n", cnt);
+		ret = -EIO;
+		goto out;
+	}
+	for (i = 0; i < min_t(u32, cnt, IRDMA_FEAT_MAX); i++) {
+		u64 v = le64_to_cpu(w[i]);
+
+		if (FIELD_GET(IRDMA_FEAT_TYPE, v) != IRDMA_FEAT_TYPE_FW_INFO)
+			continue;
+		rf->fw_major = FIELD_GET(IRDMA_FEAT_FW_MAJOR, v);
+		rf->fw_minor = FIELD_GET(IRDMA_FEAT_FW_MINOR, v);
+	}
+out:
+	irdma_dma_free(rf, &buf);
+	return ret;
+}
+
+/**
+ * irdma_vector_enable() - enable (re-arm) an interrupt vector
+ * @rf: RDMA function
+ * @vec: vector
+ */
+static void irdma_vector_enable(struct irdma_pci_f *rf,
+				struct irdma_msix_vector *vec)
+{
+	irdma_wr32_idx(rf, IRDMA_REG_DYN_CTL0, vec->idx,
+		       IRDMA_DYN_CTL_INTENA | IRDMA_DYN_CTL_CLEARPBA |
+		       FIELD_PREP(IRDMA_DYN_CTL_ITR_INDX,
+				  rf->gen == IRDMA_GEN_1 ? IRDMA_ITR_INDX_NONE : 0));
+}
+
+/**
+ * irdma_process_ceq() - consume a completion event queue
+ * @rf: RDMA function
+ * @ceq: the CEQ
+ *
+ * Each CEQE names a CQ by the context given at its creation (its id).
+ *
+ * Context: the vector's IRQ thread.
+ */
+static void irdma_process_ceq(struct irdma_pci_f *rf, struct irdma_ceq *ceq)
+{
+	__le64 *ring = ceq->mem.va;
+	bool ccq = false;
+
+	for (;;) {
+		u64 v = le64_to_cpu(READ_ONCE(ring[ceq->head]));
+		u32 cq_id;
+
+		if (FIELD_GET(IRDMA_CEQE_VALID, v) != ceq->polarity)
+			break;
+		dma_rmb();
+		cq_id = FIELD_GET(IRDMA_CEQE_CQCTX, v);
+		if (++ceq->head == ceq->size) {
+			ceq->head = 0;
+			ceq->polarity ^= 1;
+		}
+		irdma_wr32(rf, IRDMA_REG_CQACK, cq_id);
+		if (cq_id == IRDMA_CCQ_ID)
+			ccq = true;
+		else
+			dev_dbg_ratelimited(rf->dma_dev,
+					    "CEQ %u: event for unknown CQ %u\n",
+					    ceq->id, cq_id);
+	}
+	if (ccq) {
+		irdma_ccq_process(rf);
+		irdma_ccq_arm(rf);
+	}
+}
+
+/**
+ * irdma_process_aeq() - consume the asynchronous event queue
+ * @rf: RDMA function
+ *
+ * Context: the vector's IRQ thread.
+ */
+static void irdma_process_aeq(struct irdma_pci_f *rf)
+{
+	struct irdma_aeq *aeq = &rf->aeq;
+	struct irdma_aeqe *ring = aeq->mem.va;
+	u32 n = 0;
+
+	for (;;) {
+		struct irdma_aeqe *e = &ring[aeq->head];
+		u64 hdr = le64_to_cpu(READ_ONCE(e->qw[IRDMA_AEQE_HDR]));
+		u32 id, ae, src;
+
+		if (FIELD_GET(IRDMA_AEQE_QW1_VALID, hdr) != aeq->polarity)
+			break;
+		dma_rmb();
+		id = FIELD_GET(IRDMA_AEQE_QW1_QPCQID_LOW, hdr) |
+		     FIELD_GET(IRDMA_AEQE_QW1_QPCQID_HI, hdr) << 18;
+		ae = FIELD_GET(IRDMA_AEQE_QW1_AECODE, hdr);
+		src = FIELD_GET(IRDMA_AEQE_QW1_AESRC, hdr);
+		dev_dbg_ratelimited(rf->dma_dev, "AE 0x%04x source 0x%x id %u\n",
+				    ae, src, id);
+		if (++aeq->head == aeq->size) {
+			aeq->head = 0;
+			aeq->polarity ^= 1;
+		}
+		n++;
+	}
+	if (n)
+		irdma_wr32(rf, IRDMA_REG_AEQALLOC, n);
+}
+
+/**
+ * irdma_irq_handler() - hard IRQ handler: defer to the IRQ thread
+ * @irq: interrupt number
+ * @data: the vector
+ *
+ * Return: IRQ_WAKE_THREAD.
+ */
+static irqreturn_t irdma_irq_handler(int irq, void *data)
+{
+	return IRQ_WAKE_THREAD;
+}
+
+/**
+ * irdma_irq_thread() - process the queues a vector serves, then re-arm it
+ * @irq: interrupt number
+ * @data: the vector
+ *
+ * The thread never waits for a CQP command: only it may be completing
+ * them.
+ *
+ * Return: IRQ_HANDLED.
+ */
+static irqreturn_t irdma_irq_thread(int irq, void *data)
+{
+	struct irdma_msix_vector *vec = data;
+	struct irdma_pci_f *rf = vec->rf;
+
+	if (vec->ceq && vec->ceq->created)
+		irdma_process_ceq(rf, vec->ceq);
+	if (vec->aeq && rf->aeq.created)
+		irdma_process_aeq(rf);
+	irdma_vector_enable(rf, vec);
+	return IRQ_HANDLED;
+}
+
+/**
+ * irdma_request_vector() - request the IRQ of a vector
+ * @rf: RDMA function
+ * @vec: vector
+ *
+ * Return: 0 or a negative errno.
+ */
+static int irdma_request_vector(struct irdma_pci_f *rf,
+				struct irdma_msix_vector *vec)
+{
+	int ret;
+
+	if (vec->requested)
+		return 0;
+	snprintf(vec->name, sizeof(vec->name), "irdma-%s-%s%u",
+		 dev_name(rf->parent), vec->aeq ? "aeq" : "ceq",
+		 vec->ceq ? vec->ceq->id : 0);
+	ret = request_threaded_irq(vec->irq, irdma_irq_handler, irdma_irq_thread,
+				   0, vec->name, vec);
+	if (ret) {
+		dev_err(rf->dma_dev, "request_irq %u failed: %d\n", vec->irq, ret);
+		return ret;
+	}
+	vec->requested = true;
+	return 0;
+}
+
+/**
+ * irdma_free_vector() - disable a vector and free its IRQ
+ * @rf: RDMA function
+ * @vec: vector
+ */
+static void irdma_free_vector(struct irdma_pci_f *rf,
+			      struct irdma_msix_vector *vec)
+{
+	if (!vec->requested)
+		return;
+	irdma_wr32_idx(rf, IRDMA_REG_DYN_CTL0, vec->idx, 0);
+	free_irq(vec->irq, vec);
+	vec->requested = false;
+}
+
+/**
+ * irdma_ceq_vector() - the vector serving CEQ @id
+ * @rf: RDMA function
+ * @id: CEQ id
+ *
+ * With at most one vector per CPU, vector 0 serves the AEQ and CEQ 0 and
+ * vector n serves CEQ n; with more, vector 0 serves only the AEQ and
+ * vector n serves CEQ n - 1.
+ *
+ * Return: the vector.
+ */
+static struct irdma_msix_vector *irdma_ceq_vector(struct irdma_pci_f *rf,
+						  u32 id)
+{
+	bool shared = rf->num_vectors <= num_online_cpus();
+
+	return &rf->vectors[shared ? id : id + 1];
+}
+
+/**
+ * irdma_ceq_create() - create CEQ @id, route it and enable its vector
+ * @rf: RDMA function
+ * @id: CEQ id
+ *
+ * Return: 0 or a negative errno.
+ */
+static int irdma_ceq_create(struct irdma_pci_f *rf, u32 id)
+{
+	struct irdma_ceq *ceq = &rf->ceqs[id];
+	u32 size = clamp_t(u32, rf->max_cq, IRDMA_CEQ_MIN_SIZE,
+			   IRDMA_CEQ_MAX_COUNT);
+	int ret;
+
+	ceq->id = id;
+	ceq->size = size;
+	ceq->head = 0;
+	ceq->polarity = 1;
+	ceq->vec = irdma_ceq_vector(rf, id);
+	ceq->vec->ceq = ceq;
+	ret = irdma_dma_alloc(rf, &ceq->mem, size * IRDMA_CEQE_SIZE,
+			      IRDMA_RING_ALIGN);
+	if (ret)
+		return ret;
+	ret = irdma_cqp_create_ceq(rf, ceq);
+	if (ret)
+		goto err_free_ring;
+	ceq->created = true;
+	ret = irdma_request_vector(rf, ceq->vec);
+	if (ret)
+		goto err_destroy_ceq;
+	irdma_wr32_idx(rf, IRDMA_REG_CEQCTL0, id, IRDMA_QCTL_CAUSE_ENA |
+		       FIELD_PREP(IRDMA_QCTL_MSIX_INDX, ceq->vec->idx) |
+		       FIELD_PREP(IRDMA_QCTL_ITR_INDX, IRDMA_ITR_INDX_NONE));
+	irdma_vector_enable(rf, ceq->vec);
+	return 0;
+
+err_destroy_ceq:
+	ceq->created = false;
+	irdma_cqp_destroy_ceq(rf, ceq);
+err_free_ring:
+	irdma_dma_free(rf, &ceq->mem);
+	ceq->vec->ceq = NULL;
+	return ret;
+}
+
+/**
+ * irdma_ceq_destroy() - unroute and destroy a CEQ
+ * @rf: RDMA function
+ * @ceq: the CEQ
+ */
+static void irdma_ceq_destroy(struct irdma_pci_f *rf, struct irdma_ceq *ceq)
+{
+	if (!ceq->created)
+		return;
+	irdma_wr32_idx(rf, IRDMA_REG_CEQCTL0, ceq->id, 0);
+	if (!ceq->vec->aeq)
+		irdma_free_vector(rf, ceq->vec);
+	else
+		synchronize_irq(ceq->vec->irq);
+	ceq->created = false;
+	if (irdma_cqp_destroy_ceq(rf, ceq))
+		dev_warn(rf->dma_dev, "CEQ %u destroy failed\n", ceq->id);
+	irdma_dma_free(rf, &ceq->mem);
+	ceq->vec->ceq = NULL;
+}
+
+/**
+ * irdma_setup_vectors() - describe the vectors the binding handed over
+ * @rf: RDMA function
+ * @info: binding resources
+ *
+ * Return: 0 or a negative errno.
+ */
+static int irdma_setup_vectors(struct irdma_pci_f *rf,
+			       const struct irdma_bus_info *info)
+{
+	u32 i;
+
+	if (!info->num_vectors) {
+		dev_err(rf->dma_dev, "no interrupt vectors\n");
+		return -EINVAL;
+	}
+	rf->num_vectors = min_t(u32, info->num_vectors, IRDMA_MAX_VECTORS);
+	rf->vectors = kcalloc(rf->num_vectors, sizeof(*rf->vectors), GFP_KERNEL);
+	if (!rf->vectors)
+		return -ENOMEM;
+	for (i = 0; i < rf->num_vectors; i++) {
+		rf->vectors[i].rf = rf;
+		rf->vectors[i].irq = info->vectors[i].irq;
+		rf->vectors[i].idx = info->vectors[i].idx;
+	}
+	rf->vectors[0].aeq = true;
+	return 0;
+}
+
+/**
+ * irdma_ctrl_init_hw() - bring the function up to a working control path
+ * @rf: RDMA function, with bus fields and vectors set
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or a negative errno; on failure everything done is undone.
+ */
+int irdma_ctrl_init_hw(struct irdma_pci_f *rf)
+{
+	u32 nceq;
+	int ret;
+
+	ret = irdma_wait_fw_ready(rf);
+	if (ret)
+		return ret;
+	ret = irdma_check_db_bar(rf);
+	if (ret)
+		return ret;
+	ret = irdma_cqp_create(rf);
+	if (ret)
+		return ret;
+	ret = irdma_hmc_setup(rf);
+	if (ret)
+		goto err_destroy_cqp;
+	ret = irdma_ccq_create(rf);
+	if (ret)
+		goto err_free_hmc;
+	ret = irdma_query_fw_version(rf);
+	if (ret)
+		goto err_destroy_ccq;
+
+	nceq = rf->num_vectors <= num_online_cpus() ? rf->num_vectors :
+						      rf->num_vectors - 1;
+	nceq = clamp_t(u32, min(nceq, rf->hmc.max_ceqs), 1, rf->num_vectors);
+	rf->ceqs = kcalloc(nceq, sizeof(*rf->ceqs), GFP_KERNEL);
+	if (!rf->ceqs) {
+		ret = -ENOMEM;
+		goto err_destroy_ccq;
+	}
+	ret = irdma_ceq_create(rf, 0);
+	if (ret)
+		goto err_free_ceqs;
+	rf->num_ceqs = 1;
+	irdma_ccq_arm(rf);
+	irdma_cqp_use_events(rf);
+	return 0;
+
+err_free_ceqs:
+	kfree(rf->ceqs);
+	rf->ceqs = NULL;
+err_destroy_ccq:
+	irdma_ccq_destroy(rf);
+err_free_hmc:
+	irdma_hmc_free_sds(rf);
+err_destroy_cqp:
+	irdma_cqp_destroy(rf);
+	return ret;
+}
+
+/**
+ * irdma_ctrl_deinit_hw() - undo irdma_ctrl_init_hw()
+ * @rf: RDMA function
+ *
+ * Context: process context, may sleep.
+ */
+void irdma_ctrl_deinit_hw(struct irdma_pci_f *rf)
+{
+	if (rf->num_ceqs) {
+		/* the last CEQ goes; CCQ completions are polled from here */
+		rf->cqp.mode = IRDMA_CQP_MODE_CCQ_POLL;
+		irdma_ceq_destroy(rf, &rf->ceqs[0]);
+		rf->num_ceqs = 0;
+	}
+	kfree(rf->ceqs);
+	rf->ceqs = NULL;
+	irdma_ccq_destroy(rf);
+	irdma_hmc_free_sds(rf);
+	irdma_cqp_destroy(rf);
+	irdma_free_vector(rf, &rf->vectors[0]);
+	kfree(rf->vectors);
+	rf->vectors = NULL;
+}
+
+/**
+ * irdma_aeq_create() - create the AEQ and route it to vector 0
+ * @rf: RDMA function
+ *
+ * Return: 0 or a negative errno.
+ */
+static int irdma_aeq_create(struct irdma_pci_f *rf)
+{
+	struct irdma_aeq *aeq = &rf->aeq;
+	struct irdma_msix_vector *vec = &rf->vectors[0];
+	int ret;
+
+	aeq->size = clamp_t(u32, 2 * rf->max_qp + rf->max_cq,
+			    IRDMA_AEQ_MIN_SIZE, IRDMA_AEQ_MAX_COUNT);
+	aeq->head = 0;
+	aeq->polarity = 1;
+	ret = irdma_dma_alloc(rf, &aeq->mem, aeq->size * sizeof(struct irdma_aeqe),
+			      IRDMA_RING_ALIGN);
+	if (ret)
+		return ret;
+	ret = irdma_cqp_create_aeq(rf, aeq);
+	if (ret)
+		goto err_free_ring;
+	aeq->created = true;
+	ret = irdma_request_vector(rf, vec);
+	if (ret)
+		goto err_destroy_aeq;
+	irdma_wr32(rf, IRDMA_REG_AEQCTL, IRDMA_QCTL_CAUSE_ENA |
+		   FIELD_PREP(IRDMA_QCTL_MSIX_INDX, vec->idx) |
+		   FIELD_PREP(IRDMA_QCTL_ITR_INDX, IRDMA_ITR_INDX_NONE));
+	irdma_vector_enable(rf, vec);
+	return 0;
+
+err_destroy_aeq:
+	aeq->created = false;
+	irdma_cqp_destroy_aeq(rf, aeq);
+err_free_ring:
+	irdma_dma_free(rf, &aeq->mem);
+	return ret;
+}
+
+/**
+ * irdma_aeq_destroy() - unroute and destroy the AEQ
+ * @rf: RDMA function
+ */
+static void irdma_aeq_destroy(struct irdma_pci_f *rf)
+{
+	struct irdma_aeq *aeq = &rf->aeq;
+
+	if (!aeq->created)
+		return;
+	irdma_wr32(rf, IRDMA_REG_AEQCTL, 0);
+	synchronize_irq(rf->vectors[0].irq);
+	aeq->created = false;
+	if (irdma_cqp_destroy_aeq(rf, aeq))
+		dev_warn(rf->dma_dev, "AEQ destroy failed\n");
+	irdma_dma_free(rf, &aeq->mem);
+}
+
+/**
+ * irdma_rt_init_hw() - runtime resources on top of the control path
+ * @rf: RDMA function
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or a negative errno.
+ */
+int irdma_rt_init_hw(struct irdma_pci_f *rf)
+{
+	return irdma_aeq_create(rf);
+}
+
+/**
+ * irdma_rt_deinit_hw() - undo irdma_rt_init_hw()
+ * @rf: RDMA function
+ *
+ * Context: process context, may sleep.
+ */
+void irdma_rt_deinit_hw(struct irdma_pci_f *rf)
+{
+	irdma_aeq_destroy(rf);
+}
+
+/**
+ * irdma_hw_set_bus() - adopt the resources of a binding
+ * @rf: RDMA function
+ * @info: binding resources
+ *
+ * Return: 0 or a negative errno.
+ */
+int irdma_hw_set_bus(struct irdma_pci_f *rf, const struct irdma_bus_info *info)
+{
+	rf->dma_dev = info->dma_dev;
+	rf->parent = info->parent;
+	rf->netdev = info->netdev;
+	rf->bus_ops = info->ops;
+	rf->bus_priv = info->priv;
+	rf->gen = info->gen;
+	rf->pf_id = info->pf_id;
+	rf->regs = irdma_reg_table(info->gen);
+	rf->db_pfn = info->db_pfn;
+	rf->db_mem = info->db_mem;
+	rf->ibdev_name = info->ibdev_name;
+	rf->user_removable = info->user_removable;
+	return irdma_setup_vectors(rf, info);
+}
