@@ -73,13 +73,24 @@ static bool irdma_cqp_ring_full(struct irdma_cqp *cqp)
 }
 
 /**
- * irdma_cqp_complete_slot() - finish the command in a slot
- * @cqp: control QP
- * @slot: SQ index the adapter completed
- * @error: the adapter reported an error
+ * struct irdma_cqp_result - what the adapter reported for one command
+ * @error: the error bit
  * @major: major error code
  * @minor: minor error code
  * @op_ret: command-specific return value
+ */
+struct irdma_cqp_result {
+	bool error;
+	u16 major;
+	u16 minor;
+	u32 op_ret;
+};
+
+/**
+ * irdma_cqp_complete_slot() - finish the command in a slot
+ * @cqp: control QP
+ * @slot: SQ index the adapter completed
+ * @res: what the adapter reported
  *
  * The adapter completes commands in ring order, so the tail moves past
  * @slot.  The request (if its waiter has not given up) is completed.
@@ -87,8 +98,7 @@ static bool irdma_cqp_ring_full(struct irdma_cqp *cqp)
  * Context: cqp->lock held.
  */
 static void irdma_cqp_complete_slot(struct irdma_cqp *cqp, u32 slot,
-				    bool error, u16 major, u16 minor,
-				    u32 op_ret)
+				    const struct irdma_cqp_result *res)
 {
 	struct irdma_cqp_request *req;
 
@@ -97,15 +107,15 @@ static void irdma_cqp_complete_slot(struct irdma_cqp *cqp, u32 slot,
 	cqp->reqs[slot] = NULL;
 	cqp->tail = (slot + 1) % cqp->size;
 	cqp->stats.completed++;
-	if (error)
+	if (res->error)
 		cqp->stats.errors++;
 	if (!req)
 		return;
 	cqp->inflight--;
-	req->error = error;
-	req->major = major;
-	req->minor = minor;
-	req->op_ret = op_ret;
+	req->error = res->error;
+	req->major = res->major;
+	req->minor = res->minor;
+	req->op_ret = res->op_ret;
 	complete(&req->done);
 	irdma_cqp_req_put(req);
 }
@@ -146,11 +156,15 @@ void irdma_ccq_process(struct irdma_pci_f *rf)
 					    "CCQ CQE names CQP slot %u of %u\n",
 					    slot, cqp->size);
 		} else {
-			irdma_cqp_complete_slot(cqp, slot,
-				FIELD_GET(IRDMA_CCQ_CQE_QW3_ERROR, hdr),
-				FIELD_GET(IRDMA_CCQ_CQE_QW3_MAJOR_ERR, hdr),
-				FIELD_GET(IRDMA_CCQ_CQE_QW3_MINOR_ERR, hdr),
-				le64_get_bits(cqe->qw[2], IRDMA_CCQ_CQE_QW2_OP_RET));
+			struct irdma_cqp_result res = {
+				.error = FIELD_GET(IRDMA_CCQ_CQE_QW3_ERROR, hdr),
+				.major = FIELD_GET(IRDMA_CCQ_CQE_QW3_MAJOR_ERR, hdr),
+				.minor = FIELD_GET(IRDMA_CCQ_CQE_QW3_MINOR_ERR, hdr),
+				.op_ret = le64_get_bits(cqe->qw[2],
+							IRDMA_CCQ_CQE_QW2_OP_RET),
+			};
+
+			irdma_cqp_complete_slot(cqp, slot, &res);
 		}
 		if (++ccq->head == ccq->size) {
 			ccq->head = 0;
@@ -235,13 +249,18 @@ static int irdma_cqp_poll_regs(struct irdma_pci_f *rf, u32 slot,
 		u32 val = irdma_rd32(rf, IRDMA_REG_CQPTAIL);
 
 		if (FIELD_GET(IRDMA_CQPTAIL_WQTAIL, val) == want) {
-			bool err = val & IRDMA_CQPTAIL_ERR;
-			u32 codes = err ? irdma_rd32(rf, IRDMA_REG_CQPERRCODES) : 0;
+			struct irdma_cqp_result res = {
+				.error = val & IRDMA_CQPTAIL_ERR,
+			};
 
+			if (res.error) {
+				u32 codes = irdma_rd32(rf, IRDMA_REG_CQPERRCODES);
+
+				res.major = FIELD_GET(IRDMA_CQPERRCODES_MAJOR, codes);
+				res.minor = FIELD_GET(IRDMA_CQPERRCODES_MINOR, codes);
+			}
 			spin_lock_irqsave(&cqp->lock, flags);
-			irdma_cqp_complete_slot(cqp, slot, err,
-				FIELD_GET(IRDMA_CQPERRCODES_MAJOR, codes),
-				FIELD_GET(IRDMA_CQPERRCODES_MINOR, codes), 0);
+			irdma_cqp_complete_slot(cqp, slot, &res);
 			spin_unlock_irqrestore(&cqp->lock, flags);
 			return 0;
 		}
@@ -276,8 +295,9 @@ static int irdma_cqp_wait(struct irdma_pci_f *rf, u32 slot,
 		break;
 	case IRDMA_CQP_MODE_EVENT:
 		do {
-			if (wait_for_completion_timeout(&req->done,
-				msecs_to_jiffies(IRDMA_CQP_BACKSTOP_MS)))
+			unsigned long slice = msecs_to_jiffies(IRDMA_CQP_BACKSTOP_MS);
+
+			if (wait_for_completion_timeout(&req->done, slice))
 				return 0;
 			/* a lost interrupt must not stall the control path */
 			irdma_ccq_process(rf);
@@ -613,7 +633,7 @@ static void irdma_cqp_cq_cmd(struct irdma_pci_f *rf, struct irdma_cqp_cmd *cmd,
 	irdma_cqp_hdr(cmd, op, irdma_cqp_cq_hdr_ids(rf, p) |
 		      FIELD_PREP(IRDMA_CQP_QW3_LPBLSIZE, p->pbl_level) |
 		      FIELD_PREP(IRDMA_CQP_CQ_QW3_CHKOVERFLOW, p->check_overflow) |
-		      FIELD_PREP(IRDMA_CQP_QW3_VIRTMAP, !!p->pbl_level) |
+		      FIELD_PREP(IRDMA_CQP_QW3_VIRTMAP, p->pbl_level ? 1 : 0) |
 		      FIELD_PREP(IRDMA_CQP_CQ_QW3_ENCEQEMASK, p->ceqe_mask) |
 		      FIELD_PREP(IRDMA_CQP_CQ_QW3_CEQIDVALID, p->ceq_valid));
 	qw[0] = le64_encode_bits(p->size, IRDMA_CQP_CQ_QW0_SIZE);

@@ -206,6 +206,7 @@ enum irdma_reg {
 struct irdma_cqp_ctx {
 	__le64 qw[IRDMA_CQP_CTX_WORDS];
 };
+
 static_assert(sizeof(struct irdma_cqp_ctx) == 64);
 
 /**
@@ -244,6 +245,7 @@ enum irdma_protocol_used {
 struct irdma_cqp_wqe {
 	__le64 qw[IRDMA_CQP_WQE_WORDS];
 };
+
 static_assert(sizeof(struct irdma_cqp_wqe) == 64);
 
 #define IRDMA_CQP_SQ_SIZE_MIN		4
@@ -343,6 +345,7 @@ enum irdma_cqp_op {
 	IRDMA_CQP_OP_UP_MAP = 0x2f,
 	IRDMA_CQP_OP_MAX = 0x30,
 };
+
 /* GEN_AE shares the FLUSH_WQES opcode (QW3 GENERATE_AE set, no flush bits). */
 #define IRDMA_CQP_OP_GEN_AE		IRDMA_CQP_OP_FLUSH_WQES
 
@@ -478,7 +481,7 @@ enum irdma_hmc_obj {
  */
 static inline unsigned int irdma_fpm_query_word(enum irdma_hmc_obj obj)
 {
-	return obj <= IRDMA_HMC_APBVT ? obj + 1 : obj;
+	return obj <= IRDMA_HMC_ARP ? obj + 1 : obj;
 }
 
 /**
@@ -730,6 +733,7 @@ enum irdma_qp_state_hw {
 struct irdma_cqe {
 	__le64 qw[IRDMA_CQE_WORDS];
 };
+
 static_assert(sizeof(struct irdma_cqe) == 32);
 
 /* CCQ CQE: QW1 = CQP completion context (CQP host context QW3) */
@@ -814,6 +818,7 @@ static_assert(sizeof(struct irdma_cqe) == 32);
 struct irdma_aeqe {
 	__le64 qw[IRDMA_AEQE_WORDS];
 };
+
 static_assert(sizeof(struct irdma_aeqe) == 16);
 
 /* AE sources */

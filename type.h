@@ -197,9 +197,9 @@ struct irdma_cqp {
 	u8 polarity;
 	struct irdma_cqp_request **reqs;
 	u32 inflight;
-	spinlock_t lock;
+	spinlock_t lock;		/* see @lock above */
 	wait_queue_head_t slot_wq;
-	struct mutex regs_mutex;
+	struct mutex regs_mutex;	/* see @regs_mutex above */
 	enum irdma_cqp_mode mode;
 	struct irdma_cq_ring ccq;
 	bool ccq_ready;
@@ -362,7 +362,7 @@ struct irdma_pci_f {
 	u32 max_pd;
 	struct ida pd_ida;
 	struct irdma_device *iwdev;
-	struct mutex iwdev_lock;
+	struct mutex iwdev_lock;	/* protects @iwdev */
 	struct workqueue_struct *wq;
 	bool reset_pending;
 };
