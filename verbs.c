@@ -564,6 +564,92 @@ static int irdma_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 }
 
 /**
+ * irdma_iw_connect() - connection management is not wired yet
+ * @cm_id: iw_cm id
+ * @param: connection parameters
+ *
+ * iw_cm calls the iw_* ops without checking them, so an iWARP device must
+ * provide all of them.
+ *
+ * Return: -EOPNOTSUPP.
+ */
+static int irdma_iw_connect(struct iw_cm_id *cm_id,
+			    struct iw_cm_conn_param *param)
+{
+	return -EOPNOTSUPP;
+}
+
+/**
+ * irdma_iw_accept() - connection management is not wired yet
+ * @cm_id: iw_cm id
+ * @param: connection parameters
+ *
+ * Return: -EOPNOTSUPP.
+ */
+static int irdma_iw_accept(struct iw_cm_id *cm_id,
+			   struct iw_cm_conn_param *param)
+{
+	return -EOPNOTSUPP;
+}
+
+/**
+ * irdma_iw_reject() - connection management is not wired yet
+ * @cm_id: iw_cm id
+ * @pdata: private data
+ * @pdata_len: its length
+ *
+ * Return: -EOPNOTSUPP.
+ */
+static int irdma_iw_reject(struct iw_cm_id *cm_id, const void *pdata,
+			   u8 pdata_len)
+{
+	return -EOPNOTSUPP;
+}
+
+/**
+ * irdma_iw_create_listen() - connection management is not wired yet
+ * @cm_id: iw_cm id
+ * @backlog: backlog
+ *
+ * Return: -EOPNOTSUPP.
+ */
+static int irdma_iw_create_listen(struct iw_cm_id *cm_id, int backlog)
+{
+	return -EOPNOTSUPP;
+}
+
+/**
+ * irdma_iw_destroy_listen() - connection management is not wired yet
+ * @cm_id: iw_cm id
+ *
+ * Return: 0 (nothing was created).
+ */
+static int irdma_iw_destroy_listen(struct iw_cm_id *cm_id)
+{
+	return 0;
+}
+
+/**
+ * irdma_iw_qp_ref() - QP reference for iw_cm (no QPs exist yet)
+ * @ibqp: QP
+ */
+static void irdma_iw_qp_ref(struct ib_qp *ibqp)
+{
+}
+
+/**
+ * irdma_iw_get_qp() - QP lookup for iw_cm (no QPs exist yet)
+ * @ibdev: device
+ * @qpn: QP number
+ *
+ * Return: NULL.
+ */
+static struct ib_qp *irdma_iw_get_qp(struct ib_device *ibdev, int qpn)
+{
+	return NULL;
+}
+
+/**
  * irdma_dealloc_driver() - ib_core is about to free the ib_device
  * @ibdev: device
  *
@@ -600,6 +686,14 @@ static const struct ib_device_ops irdma_dev_ops = {
 	.get_dev_fw_str = irdma_get_dev_fw_str,
 	.get_dma_mr = irdma_get_dma_mr,
 	.get_port_immutable = irdma_get_port_immutable,
+	.iw_accept = irdma_iw_accept,
+	.iw_add_ref = irdma_iw_qp_ref,
+	.iw_connect = irdma_iw_connect,
+	.iw_create_listen = irdma_iw_create_listen,
+	.iw_destroy_listen = irdma_iw_destroy_listen,
+	.iw_get_qp = irdma_iw_get_qp,
+	.iw_reject = irdma_iw_reject,
+	.iw_rem_ref = irdma_iw_qp_ref,
 	.mmap = irdma_mmap,
 	.mmap_free = irdma_mmap_free,
 	.modify_qp = irdma_modify_qp,
