@@ -1,0 +1,5008 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * irdma - iWARP connection manager.
+ *
+ * The TCP handshake, the MPA exchange (RFC 5044, RFC 6581) and the close
+ * handshake run here on segments the adapter steers to the ILQ; an
+ * established connection is handed to the adapter's TCP offload.  The
+ * contract with the rest of the driver is described at the top of cm.h.
+ *
+ * The file has two parts.  The first ("wire formats") holds pure
+ * functions over bytes and node fields: segment parsing, TCP options, MPA
+ * frame building, parsing and IRD/ORD/RTR negotiation, window checks.  It
+ * also compiles in user space (IRDMA_CM_WIRE_ONLY, tools/fuzz) so the
+ * parsers run under libFuzzer.  The second part is the state machine.
+ *
+ * Locking: cm_core->mutex serialises everything that touches nodes,
+ * listeners and irdma_qp_cm; the work dispatcher and the iw_cm provider
+ * calls hold it.  Received frames, timers and hw-layer events only queue
+ * work (cm_core->work_lock guards the "dead" flag for those paths).
+ */
+
+#include <linux/kernel.h>
+#include <linux/jhash.h>
+#include <linux/string.h>
+#include <linux/errno.h>
+#include <asm/unaligned.h>
+#include "cm.h"
+
+#ifndef IRDMA_CM_WIRE_ONLY
+#include <linux/slab.h>
+#include <linux/jiffies.h>
+#include <linux/inetdevice.h>
+#include <linux/if_vlan.h>
+#include <linux/etherdevice.h>
+#include <net/addrconf.h>
+#include <net/ip6_route.h>
+#include <net/route.h>
+#include <net/neighbour.h>
+#include <net/arp.h>
+#include <net/ndisc.h>
+#include <net/secure_seq.h>
+#include <rdma/iw_cm.h>
+
+#include "type.h"
+
+#define CREATE_TRACE_POINTS
+#include "cm_trace.h"
+
+/**
+ * irdma_cm_ibdev() - ib_device of a CM instance, for messages
+ * @core: CM instance
+ *
+ * Return: the ib_device the core belongs to.
+ */
+static struct ib_device *irdma_cm_ibdev(struct irdma_cm_core *core)
+{
+	return &core->iwdev->ibdev;
+}
+
+#define irdma_cm_dbg(core, fmt, ...) \
+	ibdev_dbg(irdma_cm_ibdev(core), "CM: " fmt, ##__VA_ARGS__)
+#define irdma_cm_err(core, fmt, ...) \
+	ibdev_err_ratelimited(irdma_cm_ibdev(core), "CM: " fmt, ##__VA_ARGS__)
+#endif /* !IRDMA_CM_WIRE_ONLY */
+
+/* byte offsets in a TCP header */
+#define IRDMA_TCP_OFF_SPORT	0
+#define IRDMA_TCP_OFF_DPORT	2
+#define IRDMA_TCP_OFF_SEQ	4
+#define IRDMA_TCP_OFF_ACK	8
+#define IRDMA_TCP_OFF_DOFF	12	/* data offset in the high nibble */
+#define IRDMA_TCP_OFF_FLAGS	13
+#define IRDMA_TCP_OFF_WIN	14
+#define IRDMA_TCP_OFF_CSUM	16
+#define IRDMA_TCP_OFF_URG	18
+
+/* TCP options */
+#define IRDMA_TCPOPT_EOL	0
+#define IRDMA_TCPOPT_NOP	1
+#define IRDMA_TCPOPT_MSS	2
+#define IRDMA_TCPOPT_WS		3
+#define IRDMA_TCPOLEN_MSS	4
+#define IRDMA_TCPOLEN_WS	3
+
+/* byte offsets in an IPv4 / IPv6 header */
+#define IRDMA_IP4_OFF_VERIHL	0
+#define IRDMA_IP4_OFF_TOS	1
+#define IRDMA_IP4_OFF_TOTLEN	2
+#define IRDMA_IP4_OFF_PROTO	9
+#define IRDMA_IP4_OFF_SADDR	12
+#define IRDMA_IP4_OFF_DADDR	16
+#define IRDMA_IP6_OFF_VTCFL	0
+#define IRDMA_IP6_OFF_PLEN	4
+#define IRDMA_IP6_OFF_NEXTHDR	6
+#define IRDMA_IP6_OFF_SADDR	8
+#define IRDMA_IP6_OFF_DADDR	24
+#define IRDMA_IPPROTO_TCP	6
+
+/* byte offsets in an MPA request/reply (RFC 5044 / RFC 6581) */
+#define IRDMA_MPA_OFF_KEY	0
+#define IRDMA_MPA_OFF_FLAGS	16
+#define IRDMA_MPA_OFF_REV	17
+#define IRDMA_MPA_OFF_PDLEN	18
+#define IRDMA_MPA_OFF_IRD	20
+#define IRDMA_MPA_OFF_ORD	22
+
+/*
+ * ------------------------------------------------------------------------
+ * Wire formats (pure; also built in user space for the fuzzer)
+ * ------------------------------------------------------------------------
+ */
+
+/**
+ * irdma_seq_before() - serial-number comparison of TCP sequence numbers
+ * @a: first sequence number
+ * @b: second sequence number
+ *
+ * Return: true if @a comes before @b modulo 2^32.
+ */
+static inline bool irdma_seq_before(u32 a, u32 b)
+{
+	return (s32)(a - b) < 0;
+}
+
+/**
+ * irdma_copy_ip_ntohl() - copy an IPv6 address from network to host words
+ * @dst: four host-order words, [0] most significant
+ * @src: four network-order words
+ */
+static void irdma_copy_ip_ntohl(u32 *dst, const __be32 *src)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		dst[i] = be32_to_cpu(src[i]);
+}
+
+/**
+ * irdma_copy_ip_htonl() - copy an IPv6 address from host to network words
+ * @dst: four network-order words
+ * @src: four host-order words, [0] most significant
+ */
+static void irdma_copy_ip_htonl(__be32 *dst, const u32 *src)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		dst[i] = cpu_to_be32(src[i]);
+}
+
+/**
+ * irdma_cm_parse_segment() - validate a GEN_2 ILQ buffer and describe it
+ * @buf: receive buffer (L3 area of 40 bytes, then the TCP header)
+ * @len: bytes written by the adapter (CQE payload length)
+ * @ipv4: the CQE says IPv4
+ * @seg: filled with addresses, ports, header fields, options and payload
+ *
+ * Checks the IP version and protocol, the IP length against @len, the TCP
+ * data offset and the option area.  IPv4 options and IPv6 extension
+ * headers do not fit the GEN_2 layout and are refused.  Pointers in @seg
+ * point into @buf.
+ *
+ * Context: any; pure function.
+ * Return: 0, or -EINVAL for a malformed or truncated frame.
+ */
+static int irdma_cm_parse_segment(const u8 *buf, u32 len, bool ipv4,
+			   struct irdma_cm_seg *seg)
+{
+	const u8 *tcph = buf + IRDMA_ILQ_TCP_OFFSET;
+	u32 seglen, hlen;
+
+	memset(seg, 0, sizeof(*seg));
+	if (!buf || len < IRDMA_ILQ_TCP_OFFSET + IRDMA_CM_TCP_HDR_SIZE)
+		return -EINVAL;
+
+	seg->ipv4 = ipv4;
+	if (ipv4) {
+		const u8 *iph = buf + IRDMA_ILQ_IPV4_OFFSET;
+		u32 totlen = get_unaligned_be16(iph + IRDMA_IP4_OFF_TOTLEN);
+
+		if (iph[IRDMA_IP4_OFF_VERIHL] != 0x45 ||
+		    iph[IRDMA_IP4_OFF_PROTO] != IRDMA_IPPROTO_TCP)
+			return -EINVAL;
+		if (totlen < IRDMA_CM_IPV4_HDR + IRDMA_CM_TCP_HDR_SIZE ||
+		    totlen > len - IRDMA_ILQ_IPV4_OFFSET)
+			return -EINVAL;
+		seglen = totlen - IRDMA_CM_IPV4_HDR;
+		seg->tos = iph[IRDMA_IP4_OFF_TOS];
+		seg->saddr[0] = get_unaligned_be32(iph + IRDMA_IP4_OFF_SADDR);
+		seg->daddr[0] = get_unaligned_be32(iph + IRDMA_IP4_OFF_DADDR);
+	} else {
+		u32 vtcfl = get_unaligned_be32(buf + IRDMA_IP6_OFF_VTCFL);
+		u32 plen = get_unaligned_be16(buf + IRDMA_IP6_OFF_PLEN);
+		int i;
+
+		if ((vtcfl >> 28) != 6 ||
+		    buf[IRDMA_IP6_OFF_NEXTHDR] != IRDMA_IPPROTO_TCP)
+			return -EINVAL;
+		if (plen < IRDMA_CM_TCP_HDR_SIZE ||
+		    plen > len - IRDMA_ILQ_TCP_OFFSET)
+			return -EINVAL;
+		seglen = plen;
+		seg->tos = (vtcfl >> 20) & 0xff;
+		for (i = 0; i < 4; i++) {
+			seg->saddr[i] = get_unaligned_be32(buf + IRDMA_IP6_OFF_SADDR + 4 * i);
+			seg->daddr[i] = get_unaligned_be32(buf + IRDMA_IP6_OFF_DADDR + 4 * i);
+		}
+	}
+
+	hlen = (tcph[IRDMA_TCP_OFF_DOFF] >> 4) * 4;
+	if (hlen < IRDMA_CM_TCP_HDR_SIZE || hlen > seglen)
+		return -EINVAL;
+
+	seg->sport = get_unaligned_be16(tcph + IRDMA_TCP_OFF_SPORT);
+	seg->dport = get_unaligned_be16(tcph + IRDMA_TCP_OFF_DPORT);
+	seg->seq = get_unaligned_be32(tcph + IRDMA_TCP_OFF_SEQ);
+	seg->ack = get_unaligned_be32(tcph + IRDMA_TCP_OFF_ACK);
+	seg->flags = tcph[IRDMA_TCP_OFF_FLAGS] &
+		     (IRDMA_TCP_FIN | IRDMA_TCP_SYN | IRDMA_TCP_RST |
+		      IRDMA_TCP_PSH | IRDMA_TCP_ACK);
+	seg->window = get_unaligned_be16(tcph + IRDMA_TCP_OFF_WIN);
+	seg->opts = tcph + IRDMA_CM_TCP_HDR_SIZE;
+	seg->optlen = hlen - IRDMA_CM_TCP_HDR_SIZE;
+	seg->data = tcph + hlen;
+	seg->datalen = seglen - hlen;
+	if (!seg->sport || !seg->dport)
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * irdma_cm_our_mss() - the MSS we advertise for an MTU
+ * @ipv4: address family
+ * @mtu: MTU of the egress device
+ *
+ * Return: MTU minus the IP and TCP headers.
+ */
+static u16 irdma_cm_our_mss(bool ipv4, u32 mtu)
+{
+	u32 hdrs = (ipv4 ? IRDMA_CM_IPV4_HDR : IRDMA_CM_IPV6_HDR) +
+		   IRDMA_CM_TCP_HDR_SIZE;
+
+	if (mtu < hdrs + IRDMA_CM_DEFAULT_MSS)
+		return IRDMA_CM_DEFAULT_MSS;
+	return min_t(u32, mtu - hdrs, 0x3FFF);
+}
+
+/**
+ * irdma_process_options() - parse the TCP options of a SYN or SYN-ACK
+ * @cm_node: connection; its send MSS and peer window scale are set
+ * @optionsloc: first option byte
+ * @optionsize: bytes of options
+ * @syn_pkt: the segment carries SYN (options are only honoured then)
+ *
+ * Reads MSS and window scale; skips other options by their length (NOP
+ * and EOL are one byte).  An absent MSS means 536 (IPv4) or 1220 (IPv6).
+ * A peer MSS that implies an MTU below 576 (IPv4) or 1280 (IPv6) is
+ * refused.  The window-scale shift is capped at 14 (RFC 7323).
+ *
+ * Context: pure, callable from the fuzzer.
+ * Return: 0, or -EINVAL for a malformed option list or a refused MSS.
+ */
+static int irdma_process_options(struct irdma_cm_node *cm_node, const u8 *optionsloc,
+			  u32 optionsize, bool syn_pkt)
+{
+	u32 offset = 0;
+	u32 peer_mss = 0;
+	bool got_mss = false;
+	u8 ws = 0;
+	bool got_ws = false;
+
+	while (offset < optionsize) {
+		u8 kind = optionsloc[offset];
+		u8 olen;
+
+		if (kind == IRDMA_TCPOPT_EOL)
+			break;
+		if (kind == IRDMA_TCPOPT_NOP) {
+			offset++;
+			continue;
+		}
+		if (offset + 1 >= optionsize)
+			return -EINVAL;
+		olen = optionsloc[offset + 1];
+		if (olen < 2 || offset + olen > optionsize)
+			return -EINVAL;
+		switch (kind) {
+		case IRDMA_TCPOPT_MSS:
+			if (olen != IRDMA_TCPOLEN_MSS)
+				return -EINVAL;
+			peer_mss = get_unaligned_be16(optionsloc + offset + 2);
+			got_mss = true;
+			break;
+		case IRDMA_TCPOPT_WS:
+			if (olen != IRDMA_TCPOLEN_WS)
+				return -EINVAL;
+			ws = min_t(u8, optionsloc[offset + 2], IRDMA_CM_MAX_WSCALE);
+			got_ws = true;
+			break;
+		default:
+			/* timestamps, SACK and the rest: not used by the CM */
+			break;
+		}
+		offset += olen;
+	}
+
+	if (!syn_pkt)
+		return 0;
+
+	if (!got_mss)
+		peer_mss = cm_node->ipv4 ? IRDMA_CM_DEFAULT_MSS :
+			   IRDMA_CM_MIN_MTU_V6 - IRDMA_CM_IPV6_HDR -
+			   IRDMA_CM_TCP_HDR_SIZE;
+	if (cm_node->ipv4) {
+		if (peer_mss + IRDMA_CM_IPV4_HDR + IRDMA_CM_TCP_HDR_SIZE <
+		    IRDMA_CM_MIN_MTU_V4)
+			return -EINVAL;
+	} else {
+		if (peer_mss + IRDMA_CM_IPV6_HDR + IRDMA_CM_TCP_HDR_SIZE <
+		    IRDMA_CM_MIN_MTU_V6)
+			return -EINVAL;
+	}
+	if (!cm_node->mss || peer_mss < cm_node->mss)
+		cm_node->mss = peer_mss;
+	cm_node->peer_ws_ok = got_ws;
+	cm_node->snd_wscale = got_ws ? ws : 0;
+	/* RFC 7323: scaling is on only if both sides offered it */
+	cm_node->rcv_wscale = got_ws ? IRDMA_CM_RCV_WSCALE : 0;
+	cm_node->rcv_wnd = got_ws ? IRDMA_CM_RCV_WND : 0xFFFF;
+	return 0;
+}
+
+/**
+ * irdma_handle_tcp_options() - apply the TCP header of a received segment
+ * @cm_node: connection
+ * @seg: the segment
+ *
+ * On a SYN, parses the options (irdma_process_options()).  Then records
+ * the peer's window: unscaled on a SYN (RFC 7323), scaled by the peer's
+ * shift otherwise; tracks the largest window seen.
+ *
+ * Context: pure, callable from the fuzzer.
+ * Return: 0, or -EINVAL if the options of a SYN are refused.
+ */
+static int irdma_handle_tcp_options(struct irdma_cm_node *cm_node,
+			     const struct irdma_cm_seg *seg)
+{
+	bool syn = seg->flags & IRDMA_TCP_SYN;
+	int ret;
+
+	if (syn) {
+		ret = irdma_process_options(cm_node, seg->opts, seg->optlen,
+					    true);
+		if (ret)
+			return ret;
+		cm_node->snd_wnd = seg->window;
+	} else {
+		cm_node->snd_wnd = (u32)seg->window << cm_node->snd_wscale;
+	}
+	if (cm_node->snd_wnd > cm_node->max_snd_wnd)
+		cm_node->max_snd_wnd = cm_node->snd_wnd;
+	return 0;
+}
+
+/**
+ * irdma_check_seq() - check a segment against the receive window
+ * @cm_node: connection in a synchronised state
+ * @seg: the segment
+ *
+ * RFC 793 acceptability: a segment with no payload must start inside
+ * [rcv_nxt, rcv_nxt + rcv_wnd); one with payload must overlap it.  Its ACK,
+ * when present, must not acknowledge data we did not send, nor fall
+ * before snd_una.  Duplicates (wholly before rcv_nxt) are out of window
+ * too: the caller answers them with an ACK so the peer stops
+ * retransmitting.
+ *
+ * Context: pure, callable from the fuzzer.
+ * Return: 0 if acceptable, -ERANGE if the sequence number is outside the
+ * window, -EBADMSG if the acknowledgment number is not acceptable.
+ */
+static int irdma_check_seq(struct irdma_cm_node *cm_node,
+		    const struct irdma_cm_seg *seg)
+{
+	u32 wnd = cm_node->rcv_wnd ? cm_node->rcv_wnd : 1;
+	u32 seq = seg->seq;
+	u32 end = seq + seg->datalen + ((seg->flags & IRDMA_TCP_FIN) ? 1 : 0);
+	u32 rcv_nxt = cm_node->rcv_nxt;
+
+	if (end == seq) {
+		if (irdma_seq_before(seq, rcv_nxt) ||
+		    !irdma_seq_before(seq, rcv_nxt + wnd))
+			return -ERANGE;
+	} else {
+		/* some byte of [seq, end) inside [rcv_nxt, rcv_nxt + wnd) */
+		if (!irdma_seq_before(rcv_nxt, end) ||
+		    !irdma_seq_before(seq, rcv_nxt + wnd))
+			return -ERANGE;
+	}
+	if (seg->flags & IRDMA_TCP_ACK) {
+		if (irdma_seq_before(cm_node->snd_nxt, seg->ack) ||
+		    irdma_seq_before(seg->ack, cm_node->snd_una))
+			return -EBADMSG;
+	}
+	return 0;
+}
+
+/**
+ * irdma_form_ah_cm_frame() - build one TCP segment of a connection
+ * @cm_node: connection; its snd_nxt advances by the payload, SYN and FIN
+ * @buf: output buffer, at least IRDMA_CM_TCP_MAX_HDR + @plen bytes
+ * @options: TCP options (a multiple of 4 bytes) or NULL
+ * @optlen: bytes of @options
+ * @payload: payload (an MPA frame) or NULL
+ * @plen: bytes of @payload
+ * @flags: IRDMA_TCP_* flags to set
+ * @hdr_len: set to the TCP header length
+ *
+ * The segment starts at the TCP header, as the GEN_2 ILQ transmits it:
+ * the adapter adds L2/L3 headers from the address handle and computes the
+ * checksums, so the checksum field is left 0.  The window field carries
+ * rcv_wnd >> rcv_wscale (never scaled in a SYN).
+ *
+ * Context: pure.
+ * Return: the segment length in bytes.
+ */
+static u32 irdma_form_ah_cm_frame(struct irdma_cm_node *cm_node, u8 *buf,
+			   const u8 *options, u32 optlen, const u8 *payload,
+			   u32 plen, u8 flags, u32 *hdr_len)
+{
+	u32 hlen = IRDMA_CM_TCP_HDR_SIZE + optlen;
+	u32 win;
+
+	memset(buf, 0, hlen);
+	put_unaligned_be16(cm_node->loc_port, buf + IRDMA_TCP_OFF_SPORT);
+	put_unaligned_be16(cm_node->rem_port, buf + IRDMA_TCP_OFF_DPORT);
+	put_unaligned_be32(cm_node->snd_nxt, buf + IRDMA_TCP_OFF_SEQ);
+	if (flags & IRDMA_TCP_ACK)
+		put_unaligned_be32(cm_node->rcv_nxt, buf + IRDMA_TCP_OFF_ACK);
+	buf[IRDMA_TCP_OFF_DOFF] = (hlen / 4) << 4;
+	buf[IRDMA_TCP_OFF_FLAGS] = flags;
+	if (flags & IRDMA_TCP_SYN)
+		win = min_t(u32, cm_node->rcv_wnd, 0xFFFF);
+	else
+		win = min_t(u32, cm_node->rcv_wnd >> cm_node->rcv_wscale,
+			    0xFFFF);
+	put_unaligned_be16(win, buf + IRDMA_TCP_OFF_WIN);
+	if (optlen)
+		memcpy(buf + IRDMA_CM_TCP_HDR_SIZE, options, optlen);
+	if (plen)
+		memcpy(buf + hlen, payload, plen);
+
+	cm_node->snd_nxt += plen;
+	if (flags & IRDMA_TCP_SYN)
+		cm_node->snd_nxt++;
+	if (flags & IRDMA_TCP_FIN)
+		cm_node->snd_nxt++;
+	*hdr_len = hlen;
+	return hlen + plen;
+}
+
+/**
+ * irdma_form_uda_cm_frame() - build a stateless reset for a segment that
+ * matches no connection
+ * @seg: the received segment
+ * @buf: output buffer of at least IRDMA_CM_TCP_HDR_SIZE bytes
+ *
+ * RFC 793 reset generation: if the segment carries an ACK, the RST takes
+ * its sequence number from that ACK; otherwise the RST has sequence 0 and
+ * acknowledges everything the segment occupied.  Nothing is sent in reply
+ * to a RST.  Ports are swapped.
+ *
+ * Context: pure.
+ * Return: the segment length (20), or 0 if no reset must be sent.
+ */
+static u32 irdma_form_uda_cm_frame(const struct irdma_cm_seg *seg, u8 *buf)
+{
+	u32 occupied;
+
+	if (seg->flags & IRDMA_TCP_RST)
+		return 0;
+	memset(buf, 0, IRDMA_CM_TCP_HDR_SIZE);
+	put_unaligned_be16(seg->dport, buf + IRDMA_TCP_OFF_SPORT);
+	put_unaligned_be16(seg->sport, buf + IRDMA_TCP_OFF_DPORT);
+	buf[IRDMA_TCP_OFF_DOFF] = (IRDMA_CM_TCP_HDR_SIZE / 4) << 4;
+	if (seg->flags & IRDMA_TCP_ACK) {
+		put_unaligned_be32(seg->ack, buf + IRDMA_TCP_OFF_SEQ);
+		buf[IRDMA_TCP_OFF_FLAGS] = IRDMA_TCP_RST;
+	} else {
+		occupied = seg->datalen +
+			   ((seg->flags & IRDMA_TCP_SYN) ? 1 : 0) +
+			   ((seg->flags & IRDMA_TCP_FIN) ? 1 : 0);
+		put_unaligned_be32(seg->seq + occupied, buf + IRDMA_TCP_OFF_ACK);
+		buf[IRDMA_TCP_OFF_FLAGS] = IRDMA_TCP_RST | IRDMA_TCP_ACK;
+	}
+	return IRDMA_CM_TCP_HDR_SIZE;
+}
+
+/**
+ * irdma_mpa_ird_ord_wire() - a 14-bit IRD/ORD value for the wire
+ * @val: value
+ * @none: the peer signalled "no value": answer "no value" too
+ *
+ * Return: @val capped at 0x3FFF, or 0x3FFF if @none.
+ */
+static u16 irdma_mpa_ird_ord_wire(u16 val, bool none)
+{
+	if (none)
+		return IRDMA_MPA_V2_NO_IRD_ORD;
+	return min_t(u16, val, IRDMA_MPA_V2_IRD_ORD_MASK);
+}
+
+/**
+ * irdma_build_mpa_v1() - write an MPA v1 header (RFC 5044)
+ * @cm_node: connection (flags and revision in use)
+ * @start_addr: where the 20-byte header goes
+ * @mpa_key: true for a request key, false for a reply key
+ *
+ * Writes key, flags (CRC always; markers never requested; reject and v2
+ * flags are added by the caller), revision and the private-data length
+ * currently in cm_node->mpa_frame_len minus the header.
+ */
+static void irdma_build_mpa_v1(struct irdma_cm_node *cm_node, void *start_addr,
+			bool mpa_key)
+{
+	u8 *p = start_addr;
+
+	memcpy(p + IRDMA_MPA_OFF_KEY,
+	       mpa_key ? IRDMA_MPA_KEY_REQ : IRDMA_MPA_KEY_REP,
+	       IRDMA_MPA_KEY_SIZE);
+	p[IRDMA_MPA_OFF_FLAGS] = IRDMA_MPA_FLAG_CRC;
+	p[IRDMA_MPA_OFF_REV] = cm_node->mpa_rev;
+	put_unaligned_be16(0, p + IRDMA_MPA_OFF_PDLEN);
+}
+
+/**
+ * irdma_build_mpa_v2() - write an MPA v2 header with the RTR block
+ * @cm_node: connection: IRD, ORD, RTR choice, peer's "no value"
+ * @start_addr: where the 24-byte header goes
+ * @mpa_key: true for a request (offers Write and, if our ORD allows it,
+ *	Read RTR), false for a reply (carries the one RTR chosen)
+ *
+ * Flag A (peer-to-peer) is always set in a request and echoed in a reply.
+ */
+static void irdma_build_mpa_v2(struct irdma_cm_node *cm_node, void *start_addr,
+			bool mpa_key)
+{
+	u8 *p = start_addr;
+	bool none = cm_node->peer_no_ird_ord;
+	u16 ird, ord;
+
+	irdma_build_mpa_v1(cm_node, p, mpa_key);
+	p[IRDMA_MPA_OFF_FLAGS] |= IRDMA_MPA_FLAG_V2;
+
+	ird = irdma_mpa_ird_ord_wire(cm_node->ird, none) | IRDMA_MPA_V2_PEER2PEER;
+	ord = irdma_mpa_ird_ord_wire(cm_node->ord, none);
+	if (mpa_key) {
+		ord |= IRDMA_MPA_V2_RTR_WRITE;
+		if (cm_node->ord)
+			ord |= IRDMA_MPA_V2_RTR_READ;
+	} else if (cm_node->rtr == IRDMA_RTR_READ) {
+		ord |= IRDMA_MPA_V2_RTR_READ;
+	} else if (cm_node->rtr == IRDMA_RTR_WRITE) {
+		ord |= IRDMA_MPA_V2_RTR_WRITE;
+	}
+	put_unaligned_be16(ird, p + IRDMA_MPA_OFF_IRD);
+	put_unaligned_be16(ord, p + IRDMA_MPA_OFF_ORD);
+}
+
+/**
+ * irdma_cm_build_mpa_frame() - build our MPA request, reply or reject
+ * @cm_node: connection; the frame goes to cm_node->mpa_frame
+ * @request: build a request (else a reply)
+ * @reject: set the R flag (reply only)
+ * @pdata: private data from the ULP
+ * @plen: bytes of @pdata (at most IRDMA_MPA_MAX_PDATA)
+ *
+ * MPA v2 (cm_node->mpa_rev 2 and the enhanced mode in use) puts the
+ * 4-byte IRD/ORD block first; PD_Length counts it (RFC 6581).
+ *
+ * Context: pure.
+ * Return: the frame length, or 0 if @plen is too long.
+ */
+static u16 irdma_cm_build_mpa_frame(struct irdma_cm_node *cm_node, bool request,
+			     bool reject, const void *pdata, u16 plen)
+{
+	u8 *p = cm_node->mpa_frame;
+	bool v2 = cm_node->mpa_rev == IRDMA_MPA_REV2 && cm_node->mpa_enhanced;
+	u16 hdr = v2 ? IRDMA_MPA_V2_HDR_SIZE : IRDMA_MPA_V1_HDR_SIZE;
+	u16 pdlen = plen + (v2 ? IRDMA_MPA_RTR_SIZE : 0);
+
+	if (plen > IRDMA_MPA_MAX_PDATA || pdlen > IRDMA_MPA_MAX_PDATA)
+		return 0;
+	if (v2)
+		irdma_build_mpa_v2(cm_node, p, request);
+	else
+		irdma_build_mpa_v1(cm_node, p, request);
+	if (reject)
+		p[IRDMA_MPA_OFF_FLAGS] |= IRDMA_MPA_FLAG_REJECT;
+	put_unaligned_be16(pdlen, p + IRDMA_MPA_OFF_PDLEN);
+	if (plen)
+		memmove(p + hdr, pdata, plen);	/* @pdata may sit in the frame */
+	cm_node->mpa_frame_len = hdr + plen;
+	return cm_node->mpa_frame_len;
+}
+
+/**
+ * irdma_record_ird_ord() - take the ULP's IRD and ORD for a connection
+ * @cm_node: connection
+ * @conn_ird: IRD the ULP asked for (responder resources)
+ * @conn_ord: ORD the ULP asked for (initiator depth)
+ *
+ * Caps both at what the adapter supports (IRD 127, ORD 255).
+ */
+static void irdma_record_ird_ord(struct irdma_cm_node *cm_node, u32 conn_ird,
+			  u32 conn_ord)
+{
+	cm_node->ird = min_t(u32, conn_ird, IRDMA_CM_HW_MAX_IRD);
+	cm_node->ord = min_t(u32, conn_ord, IRDMA_CM_HW_MAX_ORD);
+}
+
+/**
+ * irdma_negotiate_mpa_v2_ird_ord() - settle IRD, ORD and RTR (RFC 6581)
+ * @cm_node: connection: our IRD/ORD on entry, the agreed values on return;
+ *	the peer's block was stored by irdma_parse_mpa()
+ * @responder: we are the passive side answering a request (else we are
+ *	the initiator reading the reply)
+ *
+ * Rules (0x3FFF from the peer means "no value": it does not limit us):
+ * Responder:
+ *  - flag A is required in a v2 request; without it: no matching RTR;
+ *  - RTR: Read if offered, the initiator's ORD >= 1 and our IRD >= 1;
+ *    else Write if offered; else no matching RTR (0x07), except that a
+ *    Read offer we could take but for our IRD 0 is "insufficient IRD"
+ *    (0x06);
+ *  - our ORD is capped at the initiator's IRD.
+ * Initiator:
+ *  - the reply must echo flag A and pick exactly one RTR we offered
+ *    (Read only if our ORD >= 1); else no matching RTR (0x07);
+ *  - the responder's ORD must not exceed our IRD: insufficient IRD (0x06);
+ *  - our ORD is capped at the responder's IRD.
+ * On failure cm_node->mpa_err holds the MPA error code.
+ *
+ * Context: pure.
+ * Return: 0, or -EINVAL when the connection cannot be made.
+ */
+static int irdma_negotiate_mpa_v2_ird_ord(struct irdma_cm_node *cm_node,
+				   bool responder)
+{
+	u16 peer_ird = cm_node->peer_ird;
+	u16 peer_ord = cm_node->peer_ord;
+	bool no_ird = peer_ird == IRDMA_MPA_V2_NO_IRD_ORD;
+	bool no_ord = peer_ord == IRDMA_MPA_V2_NO_IRD_ORD;
+
+	cm_node->mpa_err = 0;
+	if (!cm_node->p2p) {
+		cm_node->mpa_err = IRDMA_MPA_ERR_NO_MATCH_RTR;
+		return -EINVAL;
+	}
+
+	if (responder) {
+		bool read_ok = cm_node->peer_rtr_read &&
+			       (no_ord || peer_ord >= 1);
+
+		if (read_ok && cm_node->ird >= 1) {
+			cm_node->rtr = IRDMA_RTR_READ;
+		} else if (cm_node->peer_rtr_write) {
+			cm_node->rtr = IRDMA_RTR_WRITE;
+		} else {
+			cm_node->rtr = IRDMA_RTR_NONE;
+			cm_node->mpa_err = read_ok ? IRDMA_MPA_ERR_INSUFF_IRD :
+					   IRDMA_MPA_ERR_NO_MATCH_RTR;
+			return -EINVAL;
+		}
+		if (!no_ird && cm_node->ord > peer_ird)
+			cm_node->ord = peer_ird;
+		return 0;
+	}
+
+	if (cm_node->peer_rtr_read == cm_node->peer_rtr_write ||
+	    (cm_node->peer_rtr_read && !cm_node->ord)) {
+		cm_node->rtr = IRDMA_RTR_NONE;
+		cm_node->mpa_err = IRDMA_MPA_ERR_NO_MATCH_RTR;
+		return -EINVAL;
+	}
+	if (!no_ord && peer_ord > cm_node->ird) {
+		cm_node->mpa_err = IRDMA_MPA_ERR_INSUFF_IRD;
+		return -EINVAL;
+	}
+	cm_node->rtr = cm_node->peer_rtr_read ? IRDMA_RTR_READ : IRDMA_RTR_WRITE;
+	if (!no_ird && cm_node->ord > peer_ird)
+		cm_node->ord = peer_ird;
+	return 0;
+}
+
+/**
+ * irdma_parse_mpa() - validate a received MPA request or reply
+ * @cm_node: connection; the peer's flags, revision, IRD/ORD block and
+ *	private data are stored in it
+ * @buf: the frame
+ * @len: bytes available (at least one whole frame, see
+ *	irdma_mpa_frame_len())
+ * @request: a request is expected (else a reply)
+ *
+ * Checks the key for the direction, the revision (1 or 2, and not above
+ * the one we sent when we are the initiator), the reject flag (only in a
+ * reply), PD_Length (at most 512) against @len, and for an enhanced v2
+ * frame that PD_Length holds the 4-byte block.  The private data reported
+ * to the ULP excludes that block.  A marker request sets snd_mark_en.
+ *
+ * Context: pure, callable from the fuzzer.
+ * Return: 0 for an acceptable frame, 1 for a valid reject reply, or
+ * -EINVAL for a malformed frame.
+ */
+static int irdma_parse_mpa(struct irdma_cm_node *cm_node, const u8 *buf, u32 len,
+		    bool request)
+{
+	u8 flags, rev;
+	u32 pdlen, hdr = IRDMA_MPA_V1_HDR_SIZE;
+	bool enhanced;
+
+	if (len < IRDMA_MPA_V1_HDR_SIZE)
+		return -EINVAL;
+	if (memcmp(buf + IRDMA_MPA_OFF_KEY,
+		   request ? IRDMA_MPA_KEY_REQ : IRDMA_MPA_KEY_REP,
+		   IRDMA_MPA_KEY_SIZE))
+		return -EINVAL;
+	flags = buf[IRDMA_MPA_OFF_FLAGS];
+	rev = buf[IRDMA_MPA_OFF_REV];
+	pdlen = get_unaligned_be16(buf + IRDMA_MPA_OFF_PDLEN);
+	if (rev != IRDMA_MPA_REV1 && rev != IRDMA_MPA_REV2)
+		return -EINVAL;
+	if (!request && rev > cm_node->mpa_rev)
+		return -EINVAL;
+	if (request && (flags & IRDMA_MPA_FLAG_REJECT))
+		return -EINVAL;
+	if (pdlen > IRDMA_MPA_MAX_PDATA || len < IRDMA_MPA_V1_HDR_SIZE + pdlen)
+		return -EINVAL;
+
+	enhanced = rev == IRDMA_MPA_REV2 && (flags & IRDMA_MPA_FLAG_V2);
+	cm_node->peer_rev = rev;
+	cm_node->peer_flags = flags;
+	cm_node->mpa_enhanced = enhanced;
+	cm_node->snd_mark_en = !!(flags & IRDMA_MPA_FLAG_MARKERS);
+	cm_node->p2p = false;
+	cm_node->peer_rtr_read = false;
+	cm_node->peer_rtr_write = false;
+	cm_node->peer_rtr_send = false;
+	cm_node->peer_ird = IRDMA_MPA_V2_NO_IRD_ORD;
+	cm_node->peer_ord = IRDMA_MPA_V2_NO_IRD_ORD;
+	cm_node->peer_no_ird_ord = false;
+
+	if (enhanced) {
+		u16 ird, ord;
+
+		if (pdlen < IRDMA_MPA_RTR_SIZE)
+			return -EINVAL;
+		ird = get_unaligned_be16(buf + IRDMA_MPA_OFF_IRD);
+		ord = get_unaligned_be16(buf + IRDMA_MPA_OFF_ORD);
+		cm_node->p2p = !!(ird & IRDMA_MPA_V2_PEER2PEER);
+		cm_node->peer_rtr_send = !!(ird & IRDMA_MPA_V2_RTR_SEND);
+		cm_node->peer_rtr_write = !!(ord & IRDMA_MPA_V2_RTR_WRITE);
+		cm_node->peer_rtr_read = !!(ord & IRDMA_MPA_V2_RTR_READ);
+		cm_node->peer_ird = ird & IRDMA_MPA_V2_IRD_ORD_MASK;
+		cm_node->peer_ord = ord & IRDMA_MPA_V2_IRD_ORD_MASK;
+		cm_node->peer_no_ird_ord =
+			cm_node->peer_ird == IRDMA_MPA_V2_NO_IRD_ORD &&
+			cm_node->peer_ord == IRDMA_MPA_V2_NO_IRD_ORD;
+		hdr = IRDMA_MPA_V2_HDR_SIZE;
+		pdlen -= IRDMA_MPA_RTR_SIZE;
+	}
+	memcpy(cm_node->pdata, buf + hdr, pdlen);
+	cm_node->pdata_len = pdlen;
+	/* we answer with the peer's revision (ours is the highest we accept) */
+	if (request)
+		cm_node->mpa_rev = min_t(u8, rev, cm_node->mpa_rev);
+	else
+		cm_node->mpa_rev = rev;
+
+	if (!request && (flags & IRDMA_MPA_FLAG_REJECT))
+		return 1;
+	return 0;
+}
+
+/**
+ * irdma_mpa_frame_len() - length of the MPA frame at the start of a buffer
+ * @buf: received bytes
+ * @len: bytes in @buf
+ *
+ * Return: the whole frame length (header + PD_Length) once the header is
+ * in, 0 if more bytes are needed to know, or -EINVAL if PD_Length exceeds
+ * 512.
+ */
+static int irdma_mpa_frame_len(const u8 *buf, u32 len)
+{
+	u32 pdlen;
+
+	if (len < IRDMA_MPA_V1_HDR_SIZE)
+		return 0;
+	pdlen = get_unaligned_be16(buf + IRDMA_MPA_OFF_PDLEN);
+	if (pdlen > IRDMA_MPA_MAX_PDATA)
+		return -EINVAL;
+	return IRDMA_MPA_V1_HDR_SIZE + pdlen;
+}
+
+#ifndef IRDMA_CM_WIRE_ONLY
+
+/*
+ * ------------------------------------------------------------------------
+ * Node state, references, work and timers
+ * ------------------------------------------------------------------------
+ */
+
+/**
+ * struct irdma_cm_info - addresses and ports of a connection being made
+ * @ipv4: address family
+ * @loc_addr: local address, host order, IPv4 in [0]
+ * @rem_addr: remote address
+ * @loc_port: local port
+ * @rem_port: remote port
+ * @vlan_id: VLAN id or IRDMA_CM_NO_VLAN
+ * @user_pri: 802.1p priority
+ * @tos: TOS / traffic class
+ * @rem_mac: next-hop MAC
+ */
+struct irdma_cm_info {
+	bool ipv4;
+	u32 loc_addr[4];
+	u32 rem_addr[4];
+	u16 loc_port;
+	u16 rem_port;
+	u16 vlan_id;
+	u8 user_pri;
+	u8 tos;
+	u8 rem_mac[ETH_ALEN];
+};
+
+static void irdma_cm_event_handler(struct work_struct *w);
+static void irdma_cm_node_finish(struct irdma_cm_node *cm_node);
+static void irdma_cm_report_fail(struct irdma_cm_node *cm_node, int status);
+static void irdma_dec_refcnt_listen(struct irdma_cm_core *cm_core,
+				    struct irdma_cm_listener *listener);
+static void irdma_free_lsmm_rsrc(struct irdma_cm_node *cm_node);
+static int irdma_cm_node_qhash(struct irdma_cm_node *cm_node, bool add);
+static void irdma_cm_free_ah(struct irdma_cm_node *cm_node);
+static void irdma_cm_event_connected(struct irdma_cm_node *cm_node);
+static void irdma_cm_disconn_true(struct irdma_qp *iwqp);
+
+/**
+ * irdma_cm_set_state() - the one place a node's state changes
+ * @cm_node: node
+ * @state: new state
+ *
+ * Emits the irdma_cm_state tracepoint.
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_cm_set_state(struct irdma_cm_node *cm_node,
+			       enum irdma_cm_state state)
+{
+	lockdep_assert_held(&cm_node->core->mutex);
+	trace_irdma_cm_state(cm_node, cm_node->state, state);
+	cm_node->state = state;
+}
+
+/**
+ * irdma_cm_node_get() - take a node reference
+ * @cm_node: node (the caller already holds a reference or the mutex)
+ */
+static void irdma_cm_node_get(struct irdma_cm_node *cm_node)
+{
+	refcount_inc(&cm_node->refcnt);
+}
+
+/**
+ * irdma_cm_node_put_nonlast() - drop a reference that cannot be the last
+ * @cm_node: node
+ *
+ * Used where the mutex cannot be taken (timer callbacks): the reference
+ * dropped there is never the last, because a queued work holds another.
+ *
+ * Context: any.
+ */
+static void irdma_cm_node_put_nonlast(struct irdma_cm_node *cm_node)
+{
+	WARN_ON_ONCE(refcount_dec_and_test(&cm_node->refcnt));
+}
+
+/**
+ * irdma_free_sqbuf() - free a transmit buffer
+ * @buf: buffer from irdma_cm_get_sqbuf(), or NULL
+ *
+ * The hw layer copies a segment in ilq_send, so buffers of segments that
+ * are not retransmitted go right after sending; a retransmittable one
+ * goes when it is acknowledged or abandoned.
+ */
+static void irdma_free_sqbuf(u8 *buf)
+{
+	kfree(buf);
+}
+
+/**
+ * irdma_cm_get_sqbuf() - allocate a transmit buffer
+ * @plen: payload bytes the segment will carry
+ *
+ * Context: process context.
+ * Return: a buffer for a TCP header with options and @plen bytes, or NULL.
+ */
+static u8 *irdma_cm_get_sqbuf(u32 plen)
+{
+	return kmalloc(IRDMA_CM_TCP_MAX_HDR + plen, GFP_KERNEL);
+}
+
+/**
+ * irdma_free_retrans_entry() - abandon the segment awaiting an ACK
+ * @cm_node: node
+ *
+ * Frees the stored segment and stops the retransmit timer (dropping the
+ * timer's reference).
+ *
+ * Context: cm_core->mutex held; the caller holds a node reference.
+ */
+static void irdma_free_retrans_entry(struct irdma_cm_node *cm_node)
+{
+	lockdep_assert_held(&cm_node->core->mutex);
+	if (del_timer(&cm_node->rexmit_timer))
+		irdma_cm_node_put_nonlast(cm_node);
+	irdma_free_sqbuf(cm_node->tx.buf);
+	cm_node->tx.buf = NULL;
+	cm_node->tx.pending = false;
+}
+
+/**
+ * irdma_cleanup_retrans_entry() - apply an acknowledgment to the segment
+ * awaiting one
+ * @cm_node: node
+ * @ack: acknowledgment number received
+ *
+ * When @ack covers the whole stored segment it is freed and the
+ * retransmit timer stopped; a partial ACK keeps it.
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_cleanup_retrans_entry(struct irdma_cm_node *cm_node, u32 ack)
+{
+	if (cm_node->tx.pending &&
+	    !irdma_seq_before(ack, cm_node->tx.seq_end))
+		irdma_free_retrans_entry(cm_node);
+}
+
+/**
+ * irdma_cm_arm() - arm one of a node's timers
+ * @cm_node: node
+ * @timer: &cm_node->rexmit_timer or &cm_node->state_timer
+ * @delay: jiffies from now
+ *
+ * A newly armed timer takes a node reference (an already pending one
+ * keeps its own).  Nothing is armed once the core is being torn down.
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_cm_arm(struct irdma_cm_node *cm_node,
+			 struct timer_list *timer, unsigned long delay)
+{
+	lockdep_assert_held(&cm_node->core->mutex);
+	if (cm_node->core->dead)
+		return;
+	if (!mod_timer(timer, jiffies + delay))
+		irdma_cm_node_get(cm_node);
+}
+
+/**
+ * irdma_cm_arm_state_timer() - arm the state timer of a node
+ * @cm_node: node
+ * @delay: jiffies from now
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_cm_arm_state_timer(struct irdma_cm_node *cm_node,
+				     unsigned long delay)
+{
+	cm_node->state_deadline = jiffies + delay;
+	irdma_cm_arm(cm_node, &cm_node->state_timer, delay);
+}
+
+/**
+ * irdma_cm_stop_state_timer() - stop the state timer of a node
+ * @cm_node: node (the caller holds a reference)
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_cm_stop_state_timer(struct irdma_cm_node *cm_node)
+{
+	lockdep_assert_held(&cm_node->core->mutex);
+	if (del_timer(&cm_node->state_timer))
+		irdma_cm_node_put_nonlast(cm_node);
+	if (cm_node->iwqp)
+		cm_node->iwqp->cm.close_armed = false;
+}
+
+/**
+ * irdma_schedule_cm_timer() - keep a sent segment for retransmission
+ * @cm_node: node
+ * @buf: the segment (ownership passes to the node)
+ * @len: segment length
+ * @hdr_len: TCP header length
+ *
+ * Arms the node's own retransmit timer: the cost is O(1) per armed timer,
+ * there is no periodic scan.  The first timeout is tun.rexmit_timeout; it
+ * doubles on each retransmission up to tun.rexmit_max_timeout.
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_schedule_cm_timer(struct irdma_cm_node *cm_node, u8 *buf,
+				    u32 len, u32 hdr_len)
+{
+	struct irdma_cm_tx *tx = &cm_node->tx;
+
+	if (tx->pending)
+		irdma_free_retrans_entry(cm_node);
+	tx->buf = buf;
+	tx->len = len;
+	tx->hdr_len = hdr_len;
+	tx->seq_end = cm_node->snd_nxt;
+	tx->retries = 0;
+	tx->timeout = cm_node->core->tun.rexmit_timeout;
+	tx->deadline = jiffies + tx->timeout;
+	tx->pending = true;
+	irdma_cm_arm(cm_node, &cm_node->rexmit_timer, tx->timeout);
+}
+
+/**
+ * irdma_cm_queue_timer_work() - hand a timer's reference to its work item
+ * @cm_node: node
+ * @work: the node's embedded work for this timer
+ *
+ * Context: timer (softirq).
+ */
+static void irdma_cm_queue_timer_work(struct irdma_cm_node *cm_node,
+				      struct irdma_cm_work *work)
+{
+	if (!queue_work(cm_node->core->wq, &work->work))
+		irdma_cm_node_put_nonlast(cm_node);
+}
+
+/**
+ * irdma_cm_timer_tick() - retransmit timer callback of a node
+ * @t: the node's rexmit_timer
+ *
+ * Only queues IRDMA_CM_WORK_REXMIT; the work does the rest.
+ *
+ * Context: timer (softirq).
+ */
+static void irdma_cm_timer_tick(struct timer_list *t)
+{
+	struct irdma_cm_node *cm_node = from_timer(cm_node, t, rexmit_timer);
+
+	irdma_cm_queue_timer_work(cm_node, &cm_node->rexmit_work);
+}
+
+/**
+ * irdma_cm_state_timer_fn() - state timer callback of a node
+ * @t: the node's state_timer
+ *
+ * Only queues IRDMA_CM_WORK_TIMEOUT.
+ *
+ * Context: timer (softirq).
+ */
+static void irdma_cm_state_timer_fn(struct timer_list *t)
+{
+	struct irdma_cm_node *cm_node = from_timer(cm_node, t, state_timer);
+
+	irdma_cm_queue_timer_work(cm_node, &cm_node->tmo_work);
+}
+
+/**
+ * irdma_create_event() - allocate a work item for an outside event
+ * @cm_core: CM instance
+ * @type: work type
+ * @iwqp: QP the event is about (a reference is taken), or NULL
+ * @gfp: allocation flags of the caller's context
+ *
+ * Work items allocated here never carry a node: they are queued from
+ * contexts that cannot take the mutex to find one.
+ *
+ * Return: the work item, or NULL on allocation failure.
+ */
+static struct irdma_cm_work *irdma_create_event(struct irdma_cm_core *cm_core,
+						enum irdma_cm_work_type type,
+						struct irdma_qp *iwqp,
+						gfp_t gfp)
+{
+	struct irdma_cm_work *work = kzalloc(sizeof(*work), gfp);
+
+	if (!work)
+		return NULL;
+	INIT_WORK(&work->work, irdma_cm_event_handler);
+	work->type = type;
+	work->core = cm_core;
+	if (iwqp) {
+		cm_core->ops->qp_ref(iwqp);
+		work->iwqp = iwqp;
+	}
+	return work;
+}
+
+/**
+ * irdma_cm_free_work() - free an allocated work item and its references
+ * @work: work item from irdma_create_event()
+ *
+ * Context: any.
+ */
+static void irdma_cm_free_work(struct irdma_cm_work *work)
+{
+	if (work->iwqp)
+		work->core->ops->qp_put(work->iwqp);
+	kfree(work->pkt.buf);
+	kfree(work);
+}
+
+/**
+ * irdma_cm_post_event() - queue an allocated work item
+ * @cm_core: CM instance
+ * @work: work item from irdma_create_event()
+ *
+ * Once irdma_cleanup_cm_core() has started, the item is dropped.
+ *
+ * Context: any.
+ */
+static void irdma_cm_post_event(struct irdma_cm_core *cm_core,
+				struct irdma_cm_work *work)
+{
+	unsigned long flags;
+	bool queued = false;
+
+	spin_lock_irqsave(&cm_core->work_lock, flags);
+	if (!cm_core->dead)
+		queued = queue_work(cm_core->wq, &work->work);
+	spin_unlock_irqrestore(&cm_core->work_lock, flags);
+	if (!queued)
+		irdma_cm_free_work(work);
+}
+
+/*
+ * ------------------------------------------------------------------------
+ * Node table and node lifetime
+ * ------------------------------------------------------------------------
+ */
+
+/**
+ * irdma_cm_node_hash() - hash of a 4-tuple
+ * @loc_addr: local address
+ * @loc_port: local port
+ * @rem_addr: remote address
+ * @rem_port: remote port
+ *
+ * Return: the hash key for cm_core->nodes.
+ */
+static u32 irdma_cm_node_hash(const u32 *loc_addr, u16 loc_port,
+			      const u32 *rem_addr, u16 rem_port)
+{
+	u32 key[9];
+
+	memcpy(key, loc_addr, 16);
+	memcpy(key + 4, rem_addr, 16);
+	key[8] = (u32)loc_port << 16 | rem_port;
+	return jhash2(key, ARRAY_SIZE(key), 0);
+}
+
+/**
+ * irdma_find_node() - find the node of a 4-tuple
+ * @cm_core: CM instance
+ * @rem_port: remote port
+ * @rem_addr: remote address, host order
+ * @loc_port: local port
+ * @loc_addr: local address
+ * @vlan_id: VLAN id of the segment or IRDMA_CM_NO_VLAN
+ *
+ * Context: cm_core->mutex held.
+ * Return: the node with a reference, or NULL.
+ */
+static struct irdma_cm_node *irdma_find_node(struct irdma_cm_core *cm_core,
+					     u16 rem_port, const u32 *rem_addr,
+					     u16 loc_port, const u32 *loc_addr,
+					     u16 vlan_id)
+{
+	struct irdma_cm_node *cm_node;
+	u32 key = irdma_cm_node_hash(loc_addr, loc_port, rem_addr, rem_port);
+
+	lockdep_assert_held(&cm_core->mutex);
+	hash_for_each_possible(cm_core->nodes, cm_node, hnode, key) {
+		if (cm_node->loc_port == loc_port &&
+		    cm_node->rem_port == rem_port &&
+		    !memcmp(cm_node->loc_addr, loc_addr, 16) &&
+		    !memcmp(cm_node->rem_addr, rem_addr, 16) &&
+		    (cm_node->vlan_id == vlan_id || cm_node->loopback)) {
+			irdma_cm_node_get(cm_node);
+			return cm_node;
+		}
+	}
+	return NULL;
+}
+
+/**
+ * irdma_add_hte_node() - put a node in the node table
+ * @cm_core: CM instance
+ * @cm_node: node; the table takes a reference
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_add_hte_node(struct irdma_cm_core *cm_core,
+			       struct irdma_cm_node *cm_node)
+{
+	lockdep_assert_held(&cm_core->mutex);
+	irdma_cm_node_get(cm_node);
+	hash_add(cm_core->nodes, &cm_node->hnode,
+		 irdma_cm_node_hash(cm_node->loc_addr, cm_node->loc_port,
+				    cm_node->rem_addr, cm_node->rem_port));
+	cm_node->hashed = true;
+}
+
+/**
+ * irdma_make_cm_node() - allocate and initialise a connection node
+ * @cm_core: CM instance
+ * @info: addresses, ports, VLAN, priority, TOS, next-hop MAC
+ * @listener: passive: the top-level listener (a reference is taken and
+ *	the node counts against its backlog), or NULL for an active node
+ *
+ * The node starts IDLE with one reference (the caller's), is not in the
+ * table, and has an initial sequence number from secure_tcp_seq() /
+ * secure_tcpv6_seq() over the 4-tuple (RFC 6528), which also keeps ISNs of
+ * a reused 4-tuple moving forward.
+ *
+ * Context: cm_core->mutex held.
+ * Return: the node, or NULL on allocation failure.
+ */
+static struct irdma_cm_node *irdma_make_cm_node(struct irdma_cm_core *cm_core,
+						const struct irdma_cm_info *info,
+						struct irdma_cm_listener *listener)
+{
+	struct irdma_cm_node *cm_node;
+	u32 mtu;
+
+	lockdep_assert_held(&cm_core->mutex);
+	cm_node = kzalloc(sizeof(*cm_node), GFP_KERNEL);
+	if (!cm_node)
+		return NULL;
+
+	cm_node->core = cm_core;
+	refcount_set(&cm_node->refcnt, 1);
+	INIT_LIST_HEAD(&cm_node->tmp);
+	cm_node->state = IRDMA_CM_STATE_IDLE;
+	cm_node->active = !listener;
+	cm_node->ipv4 = info->ipv4;
+	memcpy(cm_node->loc_addr, info->loc_addr, sizeof(cm_node->loc_addr));
+	memcpy(cm_node->rem_addr, info->rem_addr, sizeof(cm_node->rem_addr));
+	cm_node->loc_port = info->loc_port;
+	cm_node->rem_port = info->rem_port;
+	cm_node->vlan_id = info->vlan_id;
+	cm_node->user_pri = info->user_pri;
+	cm_node->tos = info->tos;
+	ether_addr_copy(cm_node->loc_mac, cm_core->netdev->dev_addr);
+	ether_addr_copy(cm_node->rem_mac, info->rem_mac);
+	cm_node->arp_idx = -1;
+
+	mtu = cm_core->net->mtu(cm_core, info->vlan_id);
+	cm_node->mss = irdma_cm_our_mss(info->ipv4, mtu);
+	cm_node->rcv_wnd = IRDMA_CM_RCV_WND;
+	cm_node->rcv_wscale = IRDMA_CM_RCV_WSCALE;
+	cm_node->mpa_rev = IRDMA_MPA_REV2;
+	cm_node->mpa_enhanced = true;
+	cm_node->ird = IRDMA_CM_HW_MAX_IRD;
+	cm_node->ord = IRDMA_CM_HW_MAX_ORD;
+
+	if (info->ipv4) {
+		cm_node->iss = secure_tcp_seq(htonl(info->loc_addr[0]),
+					      htonl(info->rem_addr[0]),
+					      htons(info->loc_port),
+					      htons(info->rem_port));
+	} else {
+		__be32 loc[4], rem[4];
+
+		irdma_copy_ip_htonl(loc, info->loc_addr);
+		irdma_copy_ip_htonl(rem, info->rem_addr);
+		cm_node->iss = secure_tcpv6_seq(loc, rem, htons(info->loc_port),
+						htons(info->rem_port));
+	}
+	cm_node->snd_nxt = cm_node->iss;
+	cm_node->snd_una = cm_node->iss;
+
+	timer_setup(&cm_node->rexmit_timer, irdma_cm_timer_tick, 0);
+	timer_setup(&cm_node->state_timer, irdma_cm_state_timer_fn, 0);
+	INIT_WORK(&cm_node->rexmit_work.work, irdma_cm_event_handler);
+	cm_node->rexmit_work.type = IRDMA_CM_WORK_REXMIT;
+	cm_node->rexmit_work.core = cm_core;
+	cm_node->rexmit_work.node = cm_node;
+	cm_node->rexmit_work.embedded = true;
+	INIT_WORK(&cm_node->tmo_work.work, irdma_cm_event_handler);
+	cm_node->tmo_work.type = IRDMA_CM_WORK_TIMEOUT;
+	cm_node->tmo_work.core = cm_core;
+	cm_node->tmo_work.node = cm_node;
+	cm_node->tmo_work.embedded = true;
+
+	if (listener) {
+		refcount_inc(&listener->refcnt);
+		cm_node->listener = listener;
+		listener->pending++;
+		cm_node->counted = true;
+	}
+	cm_core->node_cnt++;
+	cm_core->stats.nodes_created++;
+	return cm_node;
+}
+
+/**
+ * irdma_cm_unlink_qp() - break the link between a node and its QP
+ * @cm_node: node
+ *
+ * Drops the QP's reference on the node and the node's reference on the
+ * QP.
+ *
+ * Context: cm_core->mutex held; the caller holds a node reference.
+ */
+static void irdma_cm_unlink_qp(struct irdma_cm_node *cm_node)
+{
+	struct irdma_qp *iwqp = cm_node->iwqp;
+
+	if (!iwqp)
+		return;
+	cm_node->iwqp = NULL;
+	if (iwqp->cm.cm_node == cm_node) {
+		iwqp->cm.cm_node = NULL;
+		iwqp->cm.close_armed = false;
+		irdma_cm_node_put_nonlast(cm_node);
+	}
+	cm_node->core->ops->qp_put(iwqp);
+}
+
+/**
+ * irdma_cm_unbind_cm_id() - drop the node's iw_cm id
+ * @cm_node: node
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_cm_unbind_cm_id(struct irdma_cm_node *cm_node)
+{
+	struct iw_cm_id *cm_id = cm_node->cm_id;
+
+	if (!cm_id)
+		return;
+	cm_node->cm_id = NULL;
+	if (cm_id->provider_data == cm_node)
+		cm_id->provider_data = NULL;
+	cm_id->rem_ref(cm_id);
+}
+
+/**
+ * irdma_cm_uncount() - stop counting a passive node against the backlog
+ * @cm_node: node
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_cm_uncount(struct irdma_cm_node *cm_node)
+{
+	if (cm_node->counted) {
+		cm_node->counted = false;
+		cm_node->listener->pending--;
+	}
+}
+
+/**
+ * irdma_rem_ref_cm_node() - drop a node reference; free on the last
+ * @cm_node: node
+ *
+ * WARNs on underflow.  Freeing releases what the node still holds: the
+ * stored segment, the LSMM copy, the steering entry, the APBVT port, the
+ * address handle, the listener, the loopback partner, the QP and the
+ * iw_cm id.  No timer can be armed then (each holds a reference).
+ *
+ * Context: cm_core->mutex held (hw ops are called); process context.
+ */
+static void irdma_rem_ref_cm_node(struct irdma_cm_node *cm_node)
+{
+	struct irdma_cm_core *cm_core = cm_node->core;
+
+	lockdep_assert_held(&cm_core->mutex);
+	if (WARN_ON(!refcount_read(&cm_node->refcnt)))
+		return;
+	if (!refcount_dec_and_test(&cm_node->refcnt))
+		return;
+
+	WARN_ON(cm_node->hashed);
+	WARN_ON(timer_pending(&cm_node->rexmit_timer) ||
+		timer_pending(&cm_node->state_timer));
+	irdma_free_sqbuf(cm_node->tx.buf);
+	irdma_free_lsmm_rsrc(cm_node);
+	if (cm_node->qhash_set)
+		irdma_cm_node_qhash(cm_node, false);
+	if (cm_node->apbvt_set)
+		cm_core->ops->apbvt(cm_core, cm_node->loc_port, false);
+	irdma_cm_free_ah(cm_node);
+	if (cm_node->listener) {
+		irdma_cm_uncount(cm_node);
+		irdma_dec_refcnt_listen(cm_core, cm_node->listener);
+	}
+	if (cm_node->lpb_peer) {
+		struct irdma_cm_node *peer = cm_node->lpb_peer;
+
+		cm_node->lpb_peer = NULL;
+		irdma_rem_ref_cm_node(peer);
+	}
+	if (cm_node->iwqp)
+		cm_core->ops->qp_put(cm_node->iwqp);
+	irdma_cm_unbind_cm_id(cm_node);
+	cm_core->node_cnt--;
+	cm_core->stats.nodes_freed++;
+	kfree(cm_node);
+}
+
+/*
+ * ------------------------------------------------------------------------
+ * Steering, address handles and transmission
+ * ------------------------------------------------------------------------
+ */
+
+/**
+ * irdma_qhash_ctrl() - add or delete a quad-hash steering entry
+ * @cm_core: CM instance
+ * @info: the entry (the local MAC is filled in here)
+ * @add: add (else delete)
+ *
+ * Context: cm_core->mutex held; may sleep (CQP command).
+ * Return: 0 or the hw layer's -errno.
+ */
+static int irdma_qhash_ctrl(struct irdma_cm_core *cm_core,
+			    struct irdma_cm_qhash_info *info, bool add)
+{
+	int ret;
+
+	lockdep_assert_held(&cm_core->mutex);
+	ether_addr_copy(info->loc_mac, cm_core->netdev->dev_addr);
+	ret = cm_core->ops->qhash(cm_core, info, add);
+	if (ret)
+		irdma_cm_dbg(cm_core, "qhash %s type %d port %u failed %d\n",
+			     add ? "add" : "del", info->type, info->loc_port,
+			     ret);
+	return ret;
+}
+
+/**
+ * irdma_cm_node_qhash() - steer (or stop steering) a connection's 4-tuple
+ * to the ILQ
+ * @cm_node: node
+ * @add: add (else delete)
+ *
+ * Context: cm_core->mutex held; may sleep.
+ * Return: 0 or -errno.
+ */
+static int irdma_cm_node_qhash(struct irdma_cm_node *cm_node, bool add)
+{
+	struct irdma_cm_qhash_info info = {
+		.type = IRDMA_QHASH_TYPE_TCP_ESTABLISHED,
+		.ipv4 = cm_node->ipv4,
+		.loc_port = cm_node->loc_port,
+		.rem_port = cm_node->rem_port,
+		.vlan_id = cm_node->vlan_id,
+	};
+	int ret;
+
+	if (add == cm_node->qhash_set)
+		return 0;
+	memcpy(info.loc_addr, cm_node->loc_addr, sizeof(info.loc_addr));
+	memcpy(info.rem_addr, cm_node->rem_addr, sizeof(info.rem_addr));
+	ret = irdma_qhash_ctrl(cm_node->core, &info, add);
+	if (!ret || !add)
+		cm_node->qhash_set = add;
+	return ret;
+}
+
+/**
+ * irdma_cm_create_ah() - create the ILQ address handle of a connection
+ * @cm_node: node (remote MAC, VLAN, priority, TOS known)
+ *
+ * Adds or refreshes the ARP-cache entry of the next hop first; its index
+ * goes into the address handle and later into the QP context.
+ *
+ * Context: cm_core->mutex held; may sleep.
+ * Return: 0 or -errno.
+ */
+static int irdma_cm_create_ah(struct irdma_cm_node *cm_node)
+{
+	struct irdma_cm_core *cm_core = cm_node->core;
+	struct irdma_cm_ah_info info = {};
+	int ret;
+
+	lockdep_assert_held(&cm_core->mutex);
+	if (cm_node->ah_valid)
+		return 0;
+	ret = cm_core->ops->arp_index(cm_core, cm_node->ipv4, cm_node->rem_addr,
+				      cm_node->rem_mac);
+	if (ret < 0)
+		return ret;
+	cm_node->arp_idx = ret;
+
+	info.ipv4 = cm_node->ipv4;
+	memcpy(info.loc_addr, cm_node->loc_addr, sizeof(info.loc_addr));
+	memcpy(info.rem_addr, cm_node->rem_addr, sizeof(info.rem_addr));
+	ether_addr_copy(info.loc_mac, cm_node->loc_mac);
+	ether_addr_copy(info.rem_mac, cm_node->rem_mac);
+	if (cm_node->vlan_id < VLAN_N_VID) {
+		info.insert_vlan = true;
+		info.vlan_tci = cm_node->vlan_id |
+				(u16)cm_node->user_pri << VLAN_PRIO_SHIFT;
+	}
+	info.tos = cm_node->tos;
+	info.hop_limit = IRDMA_CM_DEFAULT_TTL;
+	info.arp_idx = cm_node->arp_idx;
+	info.loopback = cm_node->loopback ||
+			!memcmp(cm_node->loc_addr, cm_node->rem_addr, 16);
+	ret = cm_core->ops->ah_create(cm_core, &info, &cm_node->ah_id);
+	if (ret)
+		return ret;
+	cm_node->ah_valid = true;
+	return 0;
+}
+
+/**
+ * irdma_cm_free_ah() - destroy the ILQ address handle of a connection
+ * @cm_node: node
+ *
+ * Context: cm_core->mutex held; may sleep.
+ */
+static void irdma_cm_free_ah(struct irdma_cm_node *cm_node)
+{
+	if (!cm_node->ah_valid)
+		return;
+	cm_node->ah_valid = false;
+	cm_node->core->ops->ah_destroy(cm_node->core, cm_node->ah_id);
+}
+
+/**
+ * irdma_cm_send_seg() - build, send and optionally keep a segment
+ * @cm_node: node
+ * @opts: TCP options or NULL
+ * @optlen: bytes of @opts
+ * @payload: payload or NULL
+ * @plen: bytes of @payload
+ * @flags: IRDMA_TCP_* flags
+ * @rexmit: keep the segment until acknowledged and retransmit it
+ *
+ * A send failure of the hw layer is treated like a loss: a kept segment
+ * is retransmitted.  Loopback nodes and nodes without an address handle
+ * send nothing (their sequence numbers still advance).
+ *
+ * Context: cm_core->mutex held; may sleep.
+ * Return: 0, or -ENOMEM.
+ */
+static int irdma_cm_send_seg(struct irdma_cm_node *cm_node, const u8 *opts,
+			     u32 optlen, const u8 *payload, u32 plen, u8 flags,
+			     bool rexmit)
+{
+	struct irdma_cm_core *cm_core = cm_node->core;
+	u32 len, hdr_len;
+	u8 *buf;
+
+	lockdep_assert_held(&cm_core->mutex);
+	buf = irdma_cm_get_sqbuf(plen);
+	if (!buf)
+		return -ENOMEM;
+	len = irdma_form_ah_cm_frame(cm_node, buf, opts, optlen, payload, plen,
+				     flags, &hdr_len);
+	if (cm_node->ah_valid && !cm_node->loopback) {
+		if (!cm_core->ops->ilq_send(cm_core, cm_node->ah_id, buf, len,
+					    hdr_len))
+			cm_core->stats.tx_segs++;
+	}
+	if (rexmit)
+		irdma_schedule_cm_timer(cm_node, buf, len, hdr_len);
+	else
+		irdma_free_sqbuf(buf);
+	return 0;
+}
+
+/**
+ * irdma_send_syn() - send our SYN or SYN-ACK
+ * @cm_node: node
+ * @sendack: SYN-ACK (passive) rather than SYN (active)
+ *
+ * Options: MSS (our MTU minus headers) and window scale (shift 2),
+ * padded with EOL to a 28-byte header.  A SYN-ACK offers window scaling
+ * only if the SYN did (RFC 7323).  The segment is retransmitted until
+ * acknowledged.
+ *
+ * Context: cm_core->mutex held.
+ * Return: 0 or -ENOMEM.
+ */
+static int irdma_send_syn(struct irdma_cm_node *cm_node, bool sendack)
+{
+	u8 opts[IRDMA_CM_TCP_SYN_OPT_SIZE] = {};
+	u32 mtu = cm_node->core->net->mtu(cm_node->core, cm_node->vlan_id);
+	u8 flags = IRDMA_TCP_SYN;
+
+	opts[0] = IRDMA_TCPOPT_MSS;
+	opts[1] = IRDMA_TCPOLEN_MSS;
+	put_unaligned_be16(irdma_cm_our_mss(cm_node->ipv4, mtu), opts + 2);
+	if (!sendack || cm_node->peer_ws_ok) {
+		opts[4] = IRDMA_TCPOPT_WS;
+		opts[5] = IRDMA_TCPOLEN_WS;
+		opts[6] = IRDMA_CM_RCV_WSCALE;
+	}
+	opts[7] = IRDMA_TCPOPT_EOL;
+	if (sendack)
+		flags |= IRDMA_TCP_ACK;
+	return irdma_cm_send_seg(cm_node, opts, sizeof(opts), NULL, 0, flags,
+				 true);
+}
+
+/**
+ * irdma_send_ack() - send a pure ACK
+ * @cm_node: node
+ *
+ * Context: cm_core->mutex held.
+ * Return: 0 or -ENOMEM.
+ */
+static int irdma_send_ack(struct irdma_cm_node *cm_node)
+{
+	return irdma_cm_send_seg(cm_node, NULL, 0, NULL, 0, IRDMA_TCP_ACK,
+				 false);
+}
+
+/**
+ * irdma_send_reset() - send RST|ACK and stop retransmitting
+ * @cm_node: node
+ *
+ * Context: cm_core->mutex held.
+ * Return: 0 or -ENOMEM.
+ */
+static int irdma_send_reset(struct irdma_cm_node *cm_node)
+{
+	u8 flags = IRDMA_TCP_RST;
+
+	irdma_free_retrans_entry(cm_node);
+	if (cm_node->state != IRDMA_CM_STATE_SYN_SENT)
+		flags |= IRDMA_TCP_ACK;
+	cm_node->core->stats.resets_sent++;
+	return irdma_cm_send_seg(cm_node, NULL, 0, NULL, 0, flags, false);
+}
+
+/**
+ * irdma_send_fin() - send our FIN (with ACK)
+ * @cm_node: node
+ *
+ * Data we sent that is still unacknowledged would leave a hole behind
+ * the FIN; the connection is aborted with RST instead and -ECONNABORTED
+ * returned.  The FIN is retransmitted until acknowledged.
+ *
+ * Context: cm_core->mutex held.
+ * Return: 0, -ECONNABORTED or -ENOMEM.
+ */
+static int irdma_send_fin(struct irdma_cm_node *cm_node)
+{
+	if (cm_node->tx.pending && cm_node->tx.len > cm_node->tx.hdr_len) {
+		irdma_send_reset(cm_node);
+		return -ECONNABORTED;
+	}
+	irdma_free_retrans_entry(cm_node);
+	return irdma_cm_send_seg(cm_node, NULL, 0, NULL, 0,
+				 IRDMA_TCP_FIN | IRDMA_TCP_ACK, true);
+}
+
+/**
+ * irdma_send_mpa_request() - the active node sends the MPA request to the
+ * passive node
+ * @cm_node: active node; its MPA request was built at connect time
+ *	(irdma_cm_build_mpa_frame()) and is rebuilt here for the revision
+ *	in use
+ *
+ * The request rides on the ACK of the SYN-ACK and is retransmitted until
+ * acknowledged.  The node moves to MPAREQ_SENT.
+ *
+ * Context: cm_core->mutex held.
+ * Return: 0, -EINVAL if the frame cannot be built, or -ENOMEM.
+ */
+static int irdma_send_mpa_request(struct irdma_cm_node *cm_node)
+{
+	u16 old_hdr = cm_node->mpa_frame_len - cm_node->ulp_pdata_len;
+	int ret;
+
+	/* private data sits behind whichever header was built last */
+	if (!irdma_cm_build_mpa_frame(cm_node, true, false,
+				      cm_node->mpa_frame + old_hdr,
+				      cm_node->ulp_pdata_len))
+		return -EINVAL;
+	ret = irdma_cm_send_seg(cm_node, NULL, 0, cm_node->mpa_frame,
+				cm_node->mpa_frame_len,
+				IRDMA_TCP_ACK | IRDMA_TCP_PSH, true);
+	if (!ret)
+		irdma_cm_set_state(cm_node, IRDMA_CM_STATE_MPAREQ_SENT);
+	return ret;
+}
+
+/**
+ * irdma_send_mpa_reject() - refuse a connection request: MPA reply with
+ * the R flag, then FIN
+ * @cm_node: passive node
+ * @pdata: private data for the peer, or NULL
+ * @plen: bytes of @pdata
+ *
+ * The reply and the FIN go in one segment (retransmitted until
+ * acknowledged); the node moves to FIN_WAIT1 (LAST_ACK if the peer's
+ * FIN came first).
+ *
+ * Context: cm_core->mutex held.
+ * Return: 0, -EINVAL or -ENOMEM.
+ */
+static int irdma_send_mpa_reject(struct irdma_cm_node *cm_node,
+				 const void *pdata, u8 plen)
+{
+	bool peer_fin = cm_node->state == IRDMA_CM_STATE_CLOSE_WAIT;
+	int ret;
+
+	if (!irdma_cm_build_mpa_frame(cm_node, false, true, pdata, plen))
+		return -EINVAL;
+	irdma_free_retrans_entry(cm_node);
+	ret = irdma_cm_send_seg(cm_node, NULL, 0, cm_node->mpa_frame,
+				cm_node->mpa_frame_len,
+				IRDMA_TCP_ACK | IRDMA_TCP_PSH | IRDMA_TCP_FIN,
+				true);
+	if (ret)
+		return ret;
+	irdma_cm_set_state(cm_node, peer_fin ? IRDMA_CM_STATE_LAST_ACK :
+			   IRDMA_CM_STATE_FIN_WAIT1);
+	return 0;
+}
+
+/*
+ * ------------------------------------------------------------------------
+ * Events to iw_cm
+ * ------------------------------------------------------------------------
+ */
+
+/**
+ * irdma_fill_sockaddr4() - IPv4 addresses of a node into an iw_cm event
+ * @cm_node: node (wire addresses: iw_cm maps them back for iwpm)
+ * @event: event
+ */
+static void irdma_fill_sockaddr4(struct irdma_cm_node *cm_node,
+				 struct iw_cm_event *event)
+{
+	struct sockaddr_in *laddr = (struct sockaddr_in *)&event->local_addr;
+	struct sockaddr_in *raddr = (struct sockaddr_in *)&event->remote_addr;
+
+	laddr->sin_family = AF_INET;
+	raddr->sin_family = AF_INET;
+	laddr->sin_port = htons(cm_node->loc_port);
+	raddr->sin_port = htons(cm_node->rem_port);
+	laddr->sin_addr.s_addr = htonl(cm_node->loc_addr[0]);
+	raddr->sin_addr.s_addr = htonl(cm_node->rem_addr[0]);
+}
+
+/**
+ * irdma_fill_sockaddr6() - IPv6 addresses of a node into an iw_cm event
+ * @cm_node: node
+ * @event: event
+ */
+static void irdma_fill_sockaddr6(struct irdma_cm_node *cm_node,
+				 struct iw_cm_event *event)
+{
+	struct sockaddr_in6 *laddr6 = (struct sockaddr_in6 *)&event->local_addr;
+	struct sockaddr_in6 *raddr6 = (struct sockaddr_in6 *)&event->remote_addr;
+
+	laddr6->sin6_family = AF_INET6;
+	raddr6->sin6_family = AF_INET6;
+	laddr6->sin6_port = htons(cm_node->loc_port);
+	raddr6->sin6_port = htons(cm_node->rem_port);
+	irdma_copy_ip_htonl(laddr6->sin6_addr.in6_u.u6_addr32,
+			    cm_node->loc_addr);
+	irdma_copy_ip_htonl(raddr6->sin6_addr.in6_u.u6_addr32,
+			    cm_node->rem_addr);
+}
+
+/**
+ * irdma_get_cmevent_info() - fill an iw_cm event from a node
+ * @cm_node: node
+ * @cm_id: iw_cm id the event goes to
+ * @event: event with its type set
+ *
+ * Addresses are the wire (mapped) ones; private data is the peer's
+ * without the RFC 6581 block.  For CONNECT_REQUEST, ird/ord tell the ULP
+ * what the initiator offered: ird = the ORD we may use (the peer's IRD),
+ * ord = the IRD we need (the peer's ORD), both capped at the adapter's
+ * limits; for the other events they are the negotiated values.
+ */
+static void irdma_get_cmevent_info(struct irdma_cm_node *cm_node,
+				   struct iw_cm_id *cm_id,
+				   struct iw_cm_event *event)
+{
+	if (cm_node->ipv4)
+		irdma_fill_sockaddr4(cm_node, event);
+	else
+		irdma_fill_sockaddr6(cm_node, event);
+
+	switch (event->event) {
+	case IW_CM_EVENT_CONNECT_REQUEST:
+		event->provider_data = cm_node;
+		event->private_data = cm_node->pdata;
+		event->private_data_len = min_t(u16, cm_node->pdata_len,
+						IRDMA_CM_MAX_ULP_PDATA);
+		event->ird = min_t(u16, cm_node->peer_ird, IRDMA_CM_HW_MAX_ORD);
+		event->ord = min_t(u16, cm_node->peer_ord, IRDMA_CM_HW_MAX_IRD);
+		break;
+	case IW_CM_EVENT_CONNECT_REPLY:
+		event->private_data = cm_node->pdata;
+		event->private_data_len = min_t(u16, cm_node->pdata_len,
+						IRDMA_CM_MAX_ULP_PDATA);
+		fallthrough;
+	default:
+		event->ird = min_t(u16, cm_node->ird, U8_MAX);
+		event->ord = min_t(u16, cm_node->ord, U8_MAX);
+		break;
+	}
+}
+
+/**
+ * irdma_send_cm_event() - deliver one event to an iw_cm id
+ * @cm_node: node the event is about
+ * @cm_id: iw_cm id
+ * @type: event type
+ * @status: 0 or -errno
+ *
+ * Context: cm_core->mutex held; iw_cm only queues the event.
+ * Return: the event handler's return value.
+ */
+static int irdma_send_cm_event(struct irdma_cm_node *cm_node,
+			       struct iw_cm_id *cm_id,
+			       enum iw_cm_event_type type, int status)
+{
+	struct iw_cm_event event = {
+		.event = type,
+		.status = status,
+	};
+
+	lockdep_assert_held(&cm_node->core->mutex);
+	irdma_get_cmevent_info(cm_node, cm_id, &event);
+	trace_irdma_cm_event(cm_node, type, status);
+	irdma_cm_dbg(cm_node->core, "node %p event %d status %d\n", cm_node,
+		     type, status);
+	return cm_id->event_handler(cm_id, &event);
+}
+
+/**
+ * irdma_event_connect_error() - fail an active open towards the ULP
+ * @cm_node: active node
+ * @status: -errno for CONNECT_REPLY (-ECONNREFUSED, -ECONNRESET,
+ *	-ETIMEDOUT, ...)
+ *
+ * Sends CONNECT_REPLY with @status once, then drops the iw_cm id and the
+ * QP binding (iw_cm drops its own QP reference on a failed reply).
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_event_connect_error(struct irdma_cm_node *cm_node,
+				      int status)
+{
+	if (cm_node->cm_id && !cm_node->connect_reported) {
+		cm_node->connect_reported = true;
+		cm_node->close_reported = true;
+		irdma_send_cm_event(cm_node, cm_node->cm_id,
+				    IW_CM_EVENT_CONNECT_REPLY, status);
+	}
+	irdma_cm_unlink_qp(cm_node);
+	irdma_cm_unbind_cm_id(cm_node);
+}
+
+/**
+ * irdma_cm_report_fail() - tell the ULP a connection is gone, whatever
+ * it was told so far
+ * @cm_node: node
+ * @status: -errno
+ *
+ * Active, before CONNECT_REPLY: CONNECT_REPLY(@status).  Passive after
+ * accept, before ESTABLISHED: ESTABLISHED then CLOSE(@status), because
+ * iw_cm accepts no CLOSE before ESTABLISHED on a passive id.  Otherwise
+ * CLOSE(@status) once.  Then the iw_cm id and the QP are let go.
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_cm_report_fail(struct irdma_cm_node *cm_node, int status)
+{
+	struct iw_cm_id *cm_id = cm_node->cm_id;
+
+	if (!cm_id)
+		goto unlink;
+	if (cm_node->active && !cm_node->connect_reported) {
+		irdma_event_connect_error(cm_node, status);
+		return;
+	}
+	if (!cm_node->active && !cm_node->established_reported) {
+		cm_node->established_reported = true;
+		irdma_send_cm_event(cm_node, cm_id, IW_CM_EVENT_ESTABLISHED, 0);
+	}
+	if (!cm_node->close_reported) {
+		cm_node->close_reported = true;
+		irdma_send_cm_event(cm_node, cm_id, IW_CM_EVENT_CLOSE, status);
+	}
+unlink:
+	irdma_cm_unlink_qp(cm_node);
+	irdma_cm_unbind_cm_id(cm_node);
+}
+
+/**
+ * irdma_cm_event_reset() - the peer reset a connection: tell the ULP and
+ * end the node
+ * @cm_node: node (the caller holds a reference)
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_cm_event_reset(struct irdma_cm_node *cm_node)
+{
+	cm_node->core->stats.resets_rcvd++;
+	irdma_cm_report_fail(cm_node, cm_node->active &&
+			     cm_node->state == IRDMA_CM_STATE_SYN_SENT ?
+			     -ECONNREFUSED : -ECONNRESET);
+	irdma_cm_node_finish(cm_node);
+}
+
+/**
+ * irdma_active_open_err() - an active open failed before offload
+ * @cm_node: active node (the caller holds a reference)
+ * @reset: send RST to the peer
+ * @status: -errno for the ULP's CONNECT_REPLY
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_active_open_err(struct irdma_cm_node *cm_node, bool reset,
+				  int status)
+{
+	if (reset)
+		irdma_send_reset(cm_node);
+	irdma_event_connect_error(cm_node, status);
+	irdma_cm_node_finish(cm_node);
+}
+
+/**
+ * irdma_passive_open_err() - a passive open failed before offload
+ * @cm_node: passive node (the caller holds a reference)
+ * @reset: send RST to the peer
+ *
+ * The ULP knows nothing of the connection unless a CONNECT_REQUEST went
+ * out; then accept or reject finds the node closed.
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_passive_open_err(struct irdma_cm_node *cm_node, bool reset)
+{
+	if (reset)
+		irdma_send_reset(cm_node);
+	irdma_cm_report_fail(cm_node, -ECONNRESET);
+	irdma_cm_node_finish(cm_node);
+}
+
+/**
+ * irdma_cm_node_finish() - a node is done: CLOSED, timers off, out of the
+ * table, links to the QP, the loopback partner and the iw_cm id dropped
+ * @cm_node: node (the caller holds a reference; the node is freed when
+ *	that reference goes)
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_cm_node_finish(struct irdma_cm_node *cm_node)
+{
+	lockdep_assert_held(&cm_node->core->mutex);
+	if (cm_node->state != IRDMA_CM_STATE_CLOSED)
+		irdma_cm_set_state(cm_node, IRDMA_CM_STATE_CLOSED);
+	irdma_free_retrans_entry(cm_node);
+	irdma_cm_stop_state_timer(cm_node);
+	irdma_cm_uncount(cm_node);
+	irdma_cm_unlink_qp(cm_node);
+	irdma_cm_unbind_cm_id(cm_node);
+	if (cm_node->lpb_peer) {
+		struct irdma_cm_node *peer = cm_node->lpb_peer;
+
+		cm_node->lpb_peer = NULL;
+		irdma_rem_ref_cm_node(peer);
+	}
+	if (cm_node->hashed) {
+		hash_del(&cm_node->hnode);
+		cm_node->hashed = false;
+		irdma_rem_ref_cm_node(cm_node);
+	}
+}
+
+/*
+ * ------------------------------------------------------------------------
+ * Received segments
+ * ------------------------------------------------------------------------
+ */
+
+/**
+ * irdma_cm_challenge_ack() - answer a suspicious RST or SYN with an ACK
+ * (RFC 5961 sections 3.2 and 4.2)
+ * @cm_node: node in a synchronised state
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_cm_challenge_ack(struct irdma_cm_node *cm_node)
+{
+	cm_node->core->stats.challenge_acks++;
+	irdma_send_ack(cm_node);
+}
+
+/**
+ * irdma_cm_mpa_v1_fallback() - restart an active open with MPA v1
+ * @cm_node: active node whose v2 request was answered with RST
+ *
+ * Some MPA v1 peers reset a v2 request.  The node is reused: a new
+ * initial sequence number well ahead of the old one, a SYN, and a v1
+ * request later.  Only one fallback per connect.
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_cm_mpa_v1_fallback(struct irdma_cm_node *cm_node)
+{
+	irdma_cm_dbg(cm_node->core, "node %p: reset to MPA v2, retrying v1\n",
+		     cm_node);
+	irdma_free_retrans_entry(cm_node);
+	cm_node->mpa_v1_only = true;
+	cm_node->mpa_rev = IRDMA_MPA_REV1;
+	cm_node->mpa_enhanced = false;
+	cm_node->iss += 0x10000 + cm_node->mpa_frame_len;
+	cm_node->snd_nxt = cm_node->iss;
+	cm_node->snd_una = cm_node->iss;
+	cm_node->rcv_nxt = 0;
+	cm_node->mpa_rx_len = 0;
+	irdma_cm_set_state(cm_node, IRDMA_CM_STATE_SYN_SENT);
+	irdma_send_syn(cm_node, false);
+}
+
+/**
+ * irdma_handle_rst_pkt() - a RST for a node
+ * @cm_node: node
+ * @seg: the segment
+ *
+ * SYN_SENT: acceptable only if it acknowledges our SYN.  Elsewhere
+ * (RFC 5961 section 3.2): accepted if its sequence number is exactly
+ * rcv_nxt; answered with a challenge ACK if it is merely in the window;
+ * dropped otherwise.  An accepted RST ends the node and tells the ULP; a
+ * RST to our MPA v2 request restarts the open with v1 once.
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_handle_rst_pkt(struct irdma_cm_node *cm_node,
+				 const struct irdma_cm_seg *seg)
+{
+	struct irdma_cm_core *cm_core = cm_node->core;
+
+	if (cm_node->state == IRDMA_CM_STATE_SYN_SENT) {
+		if (!(seg->flags & IRDMA_TCP_ACK) || seg->ack != cm_node->snd_nxt) {
+			cm_core->stats.rx_dropped++;
+			return;
+		}
+		irdma_cm_event_reset(cm_node);
+		return;
+	}
+	if (seg->seq != cm_node->rcv_nxt) {
+		if (!irdma_seq_before(seg->seq, cm_node->rcv_nxt) &&
+		    irdma_seq_before(seg->seq, cm_node->rcv_nxt + cm_node->rcv_wnd))
+			irdma_cm_challenge_ack(cm_node);
+		else
+			cm_core->stats.rx_dropped++;
+		return;
+	}
+
+	switch (cm_node->state) {
+	case IRDMA_CM_STATE_MPAREQ_SENT:
+		if (cm_node->mpa_rev == IRDMA_MPA_REV2 && !cm_node->mpa_v1_only) {
+			cm_core->stats.resets_rcvd++;
+			irdma_cm_mpa_v1_fallback(cm_node);
+			return;
+		}
+		irdma_cm_event_reset(cm_node);
+		return;
+	case IRDMA_CM_STATE_OFFLOADED:
+	case IRDMA_CM_STATE_CLOSED:
+		return;
+	default:
+		irdma_cm_event_reset(cm_node);
+		return;
+	}
+}
+
+/**
+ * irdma_check_syn() - a SYN for a node that already exists
+ * @cm_node: node
+ * @seg: the SYN
+ *
+ * A retransmitted SYN (same initial sequence) in SYN_RCVD means our
+ * SYN-ACK was lost: send it again now.  Any other SYN on a synchronised
+ * connection gets a challenge ACK (RFC 5961 section 4.2) and is dropped.
+ *
+ * Context: cm_core->mutex held.
+ * Return: 0 if the SYN was a retransmission, -EALREADY otherwise.
+ */
+static int irdma_check_syn(struct irdma_cm_node *cm_node,
+			   const struct irdma_cm_seg *seg)
+{
+	struct irdma_cm_tx *tx = &cm_node->tx;
+
+	if (cm_node->state == IRDMA_CM_STATE_SYN_RCVD &&
+	    seg->seq + 1 == cm_node->rcv_nxt && tx->pending) {
+		cm_node->core->stats.rexmits++;
+		cm_node->core->ops->ilq_send(cm_node->core, cm_node->ah_id,
+					     tx->buf, tx->len, tx->hdr_len);
+		return 0;
+	}
+	if (cm_node->state != IRDMA_CM_STATE_SYN_SENT &&
+	    cm_node->state != IRDMA_CM_STATE_CLOSED)
+		irdma_cm_challenge_ack(cm_node);
+	return -EALREADY;
+}
+
+/**
+ * irdma_handle_syn_pkt() - a SYN (without ACK)
+ * @cm_node: node; a fresh passive node is IDLE
+ * @seg: the SYN
+ *
+ * For a new passive node: parse the options (a refused MSS ends it with
+ * RST), create the address handle and the 4-tuple steering entry, send
+ * the SYN-ACK (retransmitted), SYN_RCVD.  For an existing node see
+ * irdma_check_syn().
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_handle_syn_pkt(struct irdma_cm_node *cm_node,
+				 const struct irdma_cm_seg *seg)
+{
+	if (cm_node->state != IRDMA_CM_STATE_IDLE) {
+		irdma_check_syn(cm_node, seg);
+		return;
+	}
+	cm_node->rcv_nxt = seg->seq + 1;
+	if (irdma_cm_create_ah(cm_node)) {
+		irdma_passive_open_err(cm_node, false);
+		return;
+	}
+	if (irdma_handle_tcp_options(cm_node, seg)) {
+		irdma_cm_err(cm_node->core, "SYN with refused options from port %u\n",
+			     seg->sport);
+		irdma_passive_open_err(cm_node, true);
+		return;
+	}
+	if (irdma_cm_node_qhash(cm_node, true)) {
+		irdma_passive_open_err(cm_node, true);
+		return;
+	}
+	irdma_cm_set_state(cm_node, IRDMA_CM_STATE_SYN_RCVD);
+	irdma_send_syn(cm_node, true);
+}
+
+/**
+ * irdma_handle_synack_pkt() - a SYN-ACK
+ * @cm_node: node
+ * @seg: the segment
+ *
+ * SYN_SENT: the ACK must be our SYN's, else the segment gets a reset
+ * and is dropped (RFC 793); options are parsed (a refused MSS fails the
+ * connect); then the MPA request goes out, acknowledging the SYN-ACK.
+ * A duplicate SYN-ACK later is acknowledged again.
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_handle_synack_pkt(struct irdma_cm_node *cm_node,
+				    const struct irdma_cm_seg *seg)
+{
+	if (cm_node->state != IRDMA_CM_STATE_SYN_SENT) {
+		if (seg->seq + 1 == cm_node->rcv_nxt &&
+		    cm_node->state == IRDMA_CM_STATE_MPAREQ_SENT)
+			irdma_send_ack(cm_node);
+		else
+			irdma_check_syn(cm_node, seg);
+		return;
+	}
+	if (seg->ack != cm_node->snd_nxt) {
+		u8 buf[IRDMA_CM_TCP_HDR_SIZE];
+		u32 len = irdma_form_uda_cm_frame(seg, buf);
+
+		cm_node->core->stats.rx_dropped++;
+		if (len && cm_node->ah_valid)
+			cm_node->core->ops->ilq_send(cm_node->core,
+						     cm_node->ah_id, buf, len,
+						     len);
+		return;
+	}
+	cm_node->rcv_nxt = seg->seq + 1;
+	cm_node->snd_una = seg->ack;
+	irdma_cleanup_retrans_entry(cm_node, seg->ack);
+	if (irdma_handle_tcp_options(cm_node, seg)) {
+		irdma_active_open_err(cm_node, true, -ECONNREFUSED);
+		return;
+	}
+	if (irdma_send_mpa_request(cm_node))
+		irdma_active_open_err(cm_node, true, -ENOMEM);
+}
+
+/**
+ * irdma_cm_mpa_request_rcvd() - a whole MPA request arrived (passive)
+ * @cm_node: passive node in ESTABLISHED
+ *
+ * A malformed request ends the connection with RST.  A v2 request without
+ * flag A is refused with an MPA reject (no matching RTR) without asking
+ * the ULP.  Otherwise CONNECT_REQUEST goes to the listener's iw_cm id with
+ * the private data; its provider_data holds a node reference until the
+ * ULP accepts or rejects.
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_cm_mpa_request_rcvd(struct irdma_cm_node *cm_node)
+{
+	struct irdma_cm_listener *listener = cm_node->listener;
+	int ret;
+
+	ret = irdma_parse_mpa(cm_node, cm_node->mpa_rx, cm_node->mpa_rx_len,
+			      true);
+	irdma_cm_stop_state_timer(cm_node);
+	if (ret) {
+		irdma_cm_err(cm_node->core, "bad MPA request from port %u\n",
+			     cm_node->rem_port);
+		irdma_passive_open_err(cm_node, true);
+		return;
+	}
+	if (cm_node->mpa_enhanced && !cm_node->p2p) {
+		cm_node->mpa_err = IRDMA_MPA_ERR_NO_MATCH_RTR;
+		cm_node->core->stats.rejects++;
+		irdma_cm_uncount(cm_node);
+		irdma_send_mpa_reject(cm_node, NULL, 0);
+		return;
+	}
+	if (!listener || listener->destroyed || !listener->cm_id) {
+		irdma_passive_open_err(cm_node, true);
+		return;
+	}
+	irdma_cm_set_state(cm_node, IRDMA_CM_STATE_MPAREQ_RCVD);
+	irdma_cm_node_get(cm_node);
+	cm_node->connreq_ref = true;
+	irdma_send_cm_event(cm_node, listener->cm_id,
+			    IW_CM_EVENT_CONNECT_REQUEST, 0);
+}
+
+/**
+ * irdma_cm_mpa_reply_rcvd() - a whole MPA reply arrived (active)
+ * @cm_node: active node in MPAREQ_SENT
+ *
+ * A reject is reported as CONNECT_REPLY(-ECONNREFUSED) with the peer's
+ * private data; the peer's FIN follows.  A malformed reply, or one that
+ * fails the RFC 6581 negotiation, ends the connection with RST and
+ * CONNECT_REPLY(-ECONNREFUSED).  An acceptable one offloads the
+ * connection (irdma_cm_event_connected()).
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_cm_mpa_reply_rcvd(struct irdma_cm_node *cm_node)
+{
+	int ret;
+
+	ret = irdma_parse_mpa(cm_node, cm_node->mpa_rx, cm_node->mpa_rx_len,
+			      false);
+	if (ret < 0) {
+		irdma_cm_err(cm_node->core, "bad MPA reply from port %u\n",
+			     cm_node->rem_port);
+		irdma_active_open_err(cm_node, true, -ECONNREFUSED);
+		return;
+	}
+	if (ret == 1) {
+		irdma_cm_set_state(cm_node, IRDMA_CM_STATE_MPAREJ_RCVD);
+		irdma_event_connect_error(cm_node, -ECONNREFUSED);
+		irdma_cm_arm_state_timer(cm_node, cm_node->core->tun.mpa_timeout);
+		return;
+	}
+	if (cm_node->mpa_enhanced) {
+		if (irdma_negotiate_mpa_v2_ird_ord(cm_node, false)) {
+			irdma_cm_err(cm_node->core,
+				     "MPA negotiation failed, error %u\n",
+				     cm_node->mpa_err);
+			irdma_active_open_err(cm_node, true, -ECONNREFUSED);
+			return;
+		}
+	} else {
+		cm_node->rtr = IRDMA_RTR_NONE;
+	}
+	irdma_cm_event_connected(cm_node);
+}
+
+/**
+ * irdma_handle_rcv_mpa() - payload received while an MPA frame is expected
+ * @cm_node: node in ESTABLISHED (passive) or MPAREQ_SENT (active)
+ * @data: in-order payload
+ * @len: bytes of @data
+ *
+ * Reassembles the frame across segments.  A PD_Length above 512, or
+ * bytes beyond the frame (the peer must wait for our answer), end the
+ * connection.
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_handle_rcv_mpa(struct irdma_cm_node *cm_node,
+				 const u8 *data, u32 len)
+{
+	u32 room = sizeof(cm_node->mpa_rx) - cm_node->mpa_rx_len;
+	int flen;
+
+	if (len > room)
+		goto bad;
+	memcpy(cm_node->mpa_rx + cm_node->mpa_rx_len, data, len);
+	cm_node->mpa_rx_len += len;
+	flen = irdma_mpa_frame_len(cm_node->mpa_rx, cm_node->mpa_rx_len);
+	if (flen < 0 || (flen && cm_node->mpa_rx_len > flen))
+		goto bad;
+	if (!flen || cm_node->mpa_rx_len < flen)
+		return;		/* truncated so far: wait for the rest */
+
+	if (cm_node->state == IRDMA_CM_STATE_ESTABLISHED)
+		irdma_cm_mpa_request_rcvd(cm_node);
+	else
+		irdma_cm_mpa_reply_rcvd(cm_node);
+	return;
+bad:
+	irdma_cm_err(cm_node->core, "bad MPA frame from port %u\n",
+		     cm_node->rem_port);
+	if (cm_node->active)
+		irdma_active_open_err(cm_node, true, -ECONNREFUSED);
+	else
+		irdma_passive_open_err(cm_node, true);
+}
+
+/**
+ * irdma_handle_fin_pkt() - the peer's FIN, in order
+ * @cm_node: node; rcv_nxt already covers the FIN
+ *
+ * Before offload a FIN ends the setup: the ULP is told (connect error or,
+ * after CONNECT_REQUEST, the node is closed under it) and we answer with
+ * our FIN (LAST_ACK).  In the close states it drives FIN_WAIT1 ->
+ * CLOSING or TIME_WAIT, FIN_WAIT2 -> TIME_WAIT.
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_handle_fin_pkt(struct irdma_cm_node *cm_node)
+{
+	struct irdma_cm_core *cm_core = cm_node->core;
+
+	switch (cm_node->state) {
+	case IRDMA_CM_STATE_SYN_RCVD:
+	case IRDMA_CM_STATE_ESTABLISHED:
+	case IRDMA_CM_STATE_MPAREQ_SENT:
+	case IRDMA_CM_STATE_MPAREQ_RCVD:
+		irdma_cm_report_fail(cm_node, -ECONNRESET);
+		irdma_cm_uncount(cm_node);
+		fallthrough;
+	case IRDMA_CM_STATE_MPAREJ_RCVD:
+		irdma_cm_stop_state_timer(cm_node);
+		irdma_cm_set_state(cm_node, IRDMA_CM_STATE_LAST_ACK);
+		if (irdma_send_fin(cm_node))
+			irdma_cm_node_finish(cm_node);
+		break;
+	case IRDMA_CM_STATE_FIN_WAIT1:
+		irdma_send_ack(cm_node);
+		if (cm_node->snd_una == cm_node->snd_nxt) {
+			irdma_cm_set_state(cm_node, IRDMA_CM_STATE_TIME_WAIT);
+			irdma_cm_arm_state_timer(cm_node, cm_core->tun.time_wait);
+		} else {
+			irdma_cm_set_state(cm_node, IRDMA_CM_STATE_CLOSING);
+		}
+		break;
+	case IRDMA_CM_STATE_FIN_WAIT2:
+		irdma_send_ack(cm_node);
+		irdma_cm_stop_state_timer(cm_node);
+		irdma_cm_set_state(cm_node, IRDMA_CM_STATE_TIME_WAIT);
+		irdma_cm_arm_state_timer(cm_node, cm_core->tun.time_wait);
+		break;
+	default:
+		irdma_send_ack(cm_node);
+		break;
+	}
+}
+
+/**
+ * irdma_cm_ack_advance() - what an acceptable ACK does to the close states
+ * @cm_node: node
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_cm_ack_advance(struct irdma_cm_node *cm_node)
+{
+	struct irdma_cm_core *cm_core = cm_node->core;
+	bool all_acked = cm_node->snd_una == cm_node->snd_nxt;
+
+	switch (cm_node->state) {
+	case IRDMA_CM_STATE_SYN_RCVD:
+		if (!all_acked)
+			break;
+		irdma_cm_set_state(cm_node, IRDMA_CM_STATE_ESTABLISHED);
+		irdma_cm_arm_state_timer(cm_node, cm_core->tun.mpa_timeout);
+		break;
+	case IRDMA_CM_STATE_FIN_WAIT1:
+		if (!all_acked)
+			break;
+		irdma_cm_set_state(cm_node, IRDMA_CM_STATE_FIN_WAIT2);
+		irdma_cm_arm_state_timer(cm_node, cm_core->tun.fin_wait2_timeout);
+		break;
+	case IRDMA_CM_STATE_CLOSING:
+		if (!all_acked)
+			break;
+		irdma_cm_set_state(cm_node, IRDMA_CM_STATE_TIME_WAIT);
+		irdma_cm_arm_state_timer(cm_node, cm_core->tun.time_wait);
+		break;
+	case IRDMA_CM_STATE_LAST_ACK:
+		if (all_acked)
+			irdma_cm_node_finish(cm_node);
+		break;
+	default:
+		break;
+	}
+}
+
+/**
+ * irdma_handle_ack_pkt() - a segment with ACK and without SYN or RST
+ * @cm_node: node
+ * @seg: the segment
+ *
+ * Window check first (irdma_check_seq()): an old duplicate or an
+ * out-of-window segment is answered with an ACK and dropped; an
+ * unacceptable ACK in SYN_RCVD gets a reset.  Then the ACK (state
+ * changes of the handshake and the close), the payload (in order only:
+ * a segment starting past rcv_nxt is dropped and a duplicate ACK sent, so
+ * reordering costs one retransmission; a partial overlap is trimmed),
+ * and the FIN.
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_handle_ack_pkt(struct irdma_cm_node *cm_node,
+				 const struct irdma_cm_seg *seg)
+{
+	struct irdma_cm_core *cm_core = cm_node->core;
+	const u8 *data = seg->data;
+	u32 len = seg->datalen;
+	bool fin = seg->flags & IRDMA_TCP_FIN;
+	bool expect_mpa;
+	int ret;
+
+	ret = irdma_check_seq(cm_node, seg);
+	if (ret) {
+		cm_core->stats.rx_dropped++;
+		if (ret == -EBADMSG && cm_node->state == IRDMA_CM_STATE_SYN_RCVD) {
+			u8 buf[IRDMA_CM_TCP_HDR_SIZE];
+			u32 rlen = irdma_form_uda_cm_frame(seg, buf);
+
+			if (rlen && cm_node->ah_valid)
+				cm_core->ops->ilq_send(cm_core, cm_node->ah_id,
+						       buf, rlen, rlen);
+			return;
+		}
+		if (cm_node->state != IRDMA_CM_STATE_SYN_RCVD)
+			irdma_send_ack(cm_node);
+		return;
+	}
+
+	if (irdma_seq_before(cm_node->snd_una, seg->ack)) {
+		cm_node->snd_una = seg->ack;
+		irdma_cleanup_retrans_entry(cm_node, seg->ack);
+	}
+	irdma_handle_tcp_options(cm_node, seg);
+	irdma_cm_ack_advance(cm_node);
+	if (cm_node->state == IRDMA_CM_STATE_CLOSED)
+		return;
+
+	/* trim what we already have; keep only in-order bytes */
+	if (irdma_seq_before(seg->seq, cm_node->rcv_nxt)) {
+		u32 skip = cm_node->rcv_nxt - seg->seq;
+
+		if (skip > len) {
+			skip = len;
+			fin = false;
+		}
+		data += skip;
+		len -= skip;
+	} else if (seg->seq != cm_node->rcv_nxt) {
+		cm_core->stats.rx_dropped++;
+		irdma_send_ack(cm_node);	/* duplicate ACK: resend the gap */
+		return;
+	}
+
+	if (len) {
+		expect_mpa = cm_node->state == IRDMA_CM_STATE_ESTABLISHED ||
+			     cm_node->state == IRDMA_CM_STATE_MPAREQ_SENT;
+		if (!expect_mpa) {
+			/* nothing may come before our MPA answer or after FIN */
+			if (cm_node->active)
+				irdma_active_open_err(cm_node, true, -ECONNRESET);
+			else
+				irdma_passive_open_err(cm_node, true);
+			return;
+		}
+		cm_node->rcv_nxt += len;
+		if (!fin)
+			irdma_send_ack(cm_node);
+		irdma_handle_rcv_mpa(cm_node, data, len);
+		if (cm_node->state == IRDMA_CM_STATE_CLOSED ||
+		    cm_node->state == IRDMA_CM_STATE_OFFLOADED)
+			return;
+	}
+	if (fin) {
+		cm_node->rcv_nxt++;
+		irdma_handle_fin_pkt(cm_node);
+	}
+}
+
+/**
+ * irdma_process_pkt() - run one received segment through a node
+ * @cm_node: node (the caller holds a reference)
+ * @seg: the segment
+ *
+ * Dispatches on the segment's flags; the handlers switch on the state.
+ * Segments for an offloaded or closed node are dropped: the QP owns the
+ * connection, or the node is going.
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_process_pkt(struct irdma_cm_node *cm_node,
+			      const struct irdma_cm_seg *seg)
+{
+	switch (cm_node->state) {
+	case IRDMA_CM_STATE_OFFLOADED:
+	case IRDMA_CM_STATE_CLOSED:
+		cm_node->core->stats.rx_dropped++;
+		return;
+	default:
+		break;
+	}
+
+	if (seg->flags & IRDMA_TCP_RST)
+		irdma_handle_rst_pkt(cm_node, seg);
+	else if ((seg->flags & IRDMA_TCP_SYN) && !(seg->flags & IRDMA_TCP_ACK))
+		irdma_handle_syn_pkt(cm_node, seg);
+	else if (seg->flags & IRDMA_TCP_SYN)
+		irdma_handle_synack_pkt(cm_node, seg);
+	else if (seg->flags & IRDMA_TCP_ACK)
+		irdma_handle_ack_pkt(cm_node, seg);
+	else
+		cm_node->core->stats.rx_dropped++;
+}
+
+/*
+ * ------------------------------------------------------------------------
+ * Timers' work
+ * ------------------------------------------------------------------------
+ */
+
+/**
+ * irdma_retrans_expired() - a segment ran out of retransmissions
+ * @cm_node: node (the caller holds a reference)
+ *
+ * Active open: RST and CONNECT_REPLY(-ETIMEDOUT).  Passive open: the node
+ * goes silently.  A close handshake: RST, and the node goes.
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_retrans_expired(struct irdma_cm_node *cm_node)
+{
+	struct irdma_cm_core *cm_core = cm_node->core;
+
+	irdma_cm_dbg(cm_core, "node %p state %d: retransmissions exhausted\n",
+		     cm_node, cm_node->state);
+	switch (cm_node->state) {
+	case IRDMA_CM_STATE_SYN_SENT:
+	case IRDMA_CM_STATE_MPAREQ_SENT:
+		cm_core->stats.connect_timeouts++;
+		irdma_active_open_err(cm_node, true, -ETIMEDOUT);
+		break;
+	case IRDMA_CM_STATE_SYN_RCVD:
+		irdma_passive_open_err(cm_node, false);
+		break;
+	default:
+		irdma_send_reset(cm_node);
+		irdma_cm_report_fail(cm_node, -ETIMEDOUT);
+		irdma_cm_node_finish(cm_node);
+		break;
+	}
+}
+
+/**
+ * irdma_cm_rexmit() - the retransmit timer of a node expired
+ * @cm_node: node (the work holds a reference)
+ *
+ * Stale expiries (segment acknowledged, timer re-armed) are ignored.
+ * Otherwise the stored segment goes again with the current ACK number
+ * and the timeout doubles, capped at tun.rexmit_max_timeout; after
+ * tun.max_rexmits retransmissions irdma_retrans_expired() runs.
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_cm_rexmit(struct irdma_cm_node *cm_node)
+{
+	struct irdma_cm_core *cm_core = cm_node->core;
+	struct irdma_cm_tx *tx = &cm_node->tx;
+
+	if (!tx->pending || time_before(jiffies, tx->deadline) ||
+	    cm_node->state == IRDMA_CM_STATE_CLOSED)
+		return;
+	if (tx->retries >= cm_core->tun.max_rexmits) {
+		irdma_retrans_expired(cm_node);
+		return;
+	}
+	tx->retries++;
+	tx->timeout = min(tx->timeout * 2, cm_core->tun.rexmit_max_timeout);
+	tx->deadline = jiffies + tx->timeout;
+	if (tx->buf[IRDMA_TCP_OFF_FLAGS] & IRDMA_TCP_ACK)
+		put_unaligned_be32(cm_node->rcv_nxt, tx->buf + IRDMA_TCP_OFF_ACK);
+	cm_core->stats.rexmits++;
+	if (cm_node->ah_valid && !cm_node->loopback)
+		cm_core->ops->ilq_send(cm_core, cm_node->ah_id, tx->buf, tx->len,
+				       tx->hdr_len);
+	irdma_cm_arm(cm_node, &cm_node->rexmit_timer, tx->timeout);
+}
+
+/**
+ * irdma_handle_close_entry() - the state timer of a node expired
+ * @cm_node: node (the work holds a reference)
+ *
+ * TIME_WAIT and FIN_WAIT2 end the node.  A passive node still waiting
+ * for the MPA request, or an active one waiting for the FIN after a
+ * reject, is reset.  An offloaded node either never got its RTS AE (the
+ * QP is reset and the ULP told -ETIMEDOUT) or ran its close timer (the
+ * QP is reset and the disconnect completes as if RESET_SENT was seen).
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_handle_close_entry(struct irdma_cm_node *cm_node)
+{
+	struct irdma_qp *iwqp = cm_node->iwqp;
+
+	if (time_before(jiffies, cm_node->state_deadline))
+		return;
+	switch (cm_node->state) {
+	case IRDMA_CM_STATE_TIME_WAIT:
+	case IRDMA_CM_STATE_FIN_WAIT2:
+		irdma_cm_node_finish(cm_node);
+		break;
+	case IRDMA_CM_STATE_ESTABLISHED:
+		irdma_passive_open_err(cm_node, true);
+		break;
+	case IRDMA_CM_STATE_MPAREJ_RCVD:
+		irdma_send_reset(cm_node);
+		irdma_cm_node_finish(cm_node);
+		break;
+	case IRDMA_CM_STATE_OFFLOADED:
+		if (!iwqp)
+			break;
+		if (!cm_node->rts_rcvd) {
+			irdma_cm_err(cm_node->core, "no RTS AE for QP %u\n",
+				     iwqp->ibqp.qp_num);
+			cm_node->core->ops->qp_reset(iwqp);
+			irdma_cm_report_fail(cm_node, -ETIMEDOUT);
+			irdma_cm_node_finish(cm_node);
+			break;
+		}
+		if (iwqp->cm.close_armed) {
+			iwqp->cm.close_armed = false;
+			iwqp->cm.hw_tcp_state = IRDMA_TCPS_CLOSED;
+			iwqp->cm.last_ae = IRDMA_AE_RESET_SENT;
+			cm_node->core->ops->qp_reset(iwqp);
+			irdma_cm_disconn_true(iwqp);
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * ------------------------------------------------------------------------
+ * Offload
+ * ------------------------------------------------------------------------
+ */
+
+/**
+ * irdma_cm_ip_to_ctx() - an address in QP-context layout
+ * @dst: four words, IPv4 in [3]
+ * @src: four words, IPv4 in [0]
+ * @ipv4: address family
+ */
+static void irdma_cm_ip_to_ctx(u32 *dst, const u32 *src, bool ipv4)
+{
+	if (ipv4) {
+		dst[0] = 0;
+		dst[1] = 0;
+		dst[2] = 0;
+		dst[3] = src[0];
+	} else {
+		memcpy(dst, src, 16);
+	}
+}
+
+/**
+ * irdma_init_tcp_ctx() - the TCP half of the offload context
+ * @cm_node: node
+ * @info: offload info to fill
+ *
+ * Sequence numbers: snd_nxt/snd_una/snd_max are the CM's next sequence
+ * (the passive MPA reply is not counted unless it was already "sent" over
+ * loopback: the adapter sends it as the LSMM); rcv_nxt is past the peer's
+ * MPA frame; windows and scales as negotiated in the SYNs; cwnd 2 MSS;
+ * TTL 64; the VLAN tag with the priority when the connection has a VLAN.
+ */
+static void irdma_init_tcp_ctx(struct irdma_cm_node *cm_node,
+			       struct irdma_cm_offload_info *info)
+{
+	info->ipv4 = cm_node->ipv4;
+	irdma_cm_ip_to_ctx(info->loc_addr, cm_node->loc_addr, cm_node->ipv4);
+	irdma_cm_ip_to_ctx(info->rem_addr, cm_node->rem_addr, cm_node->ipv4);
+	info->loc_port = cm_node->loc_port;
+	info->rem_port = cm_node->rem_port;
+	ether_addr_copy(info->loc_mac, cm_node->loc_mac);
+	ether_addr_copy(info->rem_mac, cm_node->rem_mac);
+	info->arp_idx = cm_node->arp_idx;
+	if (cm_node->vlan_id < VLAN_N_VID) {
+		info->insert_vlan = true;
+		info->vlan_tci = cm_node->vlan_id |
+				 (u16)cm_node->user_pri << VLAN_PRIO_SHIFT;
+	}
+	info->user_pri = cm_node->user_pri;
+	info->ttl = IRDMA_CM_DEFAULT_TTL;
+	info->tos = cm_node->tos;
+	info->mss = cm_node->mss;
+	info->snd_nxt = cm_node->snd_nxt;
+	info->snd_una = cm_node->snd_nxt;
+	info->snd_wnd = cm_node->snd_wnd;
+	info->max_snd_wnd = max(cm_node->max_snd_wnd, cm_node->snd_wnd);
+	info->snd_wscale = cm_node->snd_wscale;
+	info->rcv_nxt = cm_node->rcv_nxt;
+	info->rcv_wnd = cm_node->rcv_wnd;
+	info->rcv_wscale = cm_node->rcv_wscale;
+	info->cwnd = 2 * (u32)cm_node->mss;
+	info->ss_thresh = IRDMA_CM_DEFAULT_SS_THRESH;
+	info->rtt_var = IRDMA_CM_DEFAULT_RTT_VAR;
+	info->rexmit_thresh = IRDMA_CM_DEFAULT_REXMIT_THRESH;
+}
+
+/**
+ * irdma_free_lsmm_rsrc() - free the copy of the MPA reply kept for LSMM
+ * @cm_node: node
+ *
+ * The hw layer may read the LSMM buffer until the QP reaches RTS; the
+ * copy goes when the RTS AE arrives or the connection dies.
+ */
+static void irdma_free_lsmm_rsrc(struct irdma_cm_node *cm_node)
+{
+	kfree(cm_node->lsmm);
+	cm_node->lsmm = NULL;
+}
+
+/**
+ * irdma_cm_init_tsa_conn() - hand a connection to the adapter
+ * @cm_node: node after a successful MPA exchange
+ * @iwqp: its QP
+ *
+ * Fills the TCP half (irdma_init_tcp_ctx()) and the iWARP half (IRD/ORD,
+ * RTR, markers only if the peer asked, CRC, the LSMM on the passive
+ * side), removes the CM's 4-tuple steering entry (the QP takes the
+ * connection's frames from now on) and calls hw_ops->qp_offload.  On
+ * success the node is OFFLOADED and waits tun.rts_timeout for the RTS AE.
+ *
+ * Context: cm_core->mutex held; may sleep.
+ * Return: 0 or -errno from the hw layer.
+ */
+static int irdma_cm_init_tsa_conn(struct irdma_cm_node *cm_node,
+				  struct irdma_qp *iwqp)
+{
+	struct irdma_cm_core *cm_core = cm_node->core;
+	struct irdma_cm_offload_info info = {};
+	int ret;
+
+	lockdep_assert_held(&cm_core->mutex);
+	irdma_init_tcp_ctx(cm_node, &info);
+	info.ird = cm_node->ird;
+	info.ord = cm_node->ord;
+	info.rtr = cm_node->rtr;
+	info.crc = true;
+	info.active = cm_node->active;
+	if (cm_node->snd_mark_en) {
+		info.snd_mark_en = true;
+		info.snd_mark_offset = (cm_node->snd_nxt & 0x1FF) +
+				       (cm_node->lsmm ? cm_node->mpa_frame_len : 0);
+	}
+	if (cm_node->lsmm) {
+		info.lsmm = cm_node->lsmm;
+		info.lsmm_len = cm_node->mpa_frame_len;
+	}
+	irdma_cm_node_qhash(cm_node, false);
+	ret = cm_core->ops->qp_offload(iwqp, &info);
+	if (ret) {
+		irdma_cm_err(cm_core, "offload of QP %u failed %d\n",
+			     iwqp->ibqp.qp_num, ret);
+		return ret;
+	}
+	cm_node->offloaded = true;
+	irdma_free_retrans_entry(cm_node);
+	irdma_cm_stop_state_timer(cm_node);
+	irdma_cm_set_state(cm_node, IRDMA_CM_STATE_OFFLOADED);
+	if (!cm_node->rts_rcvd)
+		irdma_cm_arm_state_timer(cm_node, cm_core->tun.rts_timeout);
+	return 0;
+}
+
+/**
+ * irdma_cm_event_connected() - the active side's MPA reply was accepted:
+ * offload the connection
+ * @cm_node: active node
+ *
+ * CONNECT_REPLY(0) follows the RTS AE (irdma_cm_rts_rcvd()).  An offload
+ * failure resets the peer and fails the connect.
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_cm_event_connected(struct irdma_cm_node *cm_node)
+{
+	int ret;
+
+	if (!cm_node->iwqp) {
+		irdma_active_open_err(cm_node, true, -ECONNRESET);
+		return;
+	}
+	ret = irdma_cm_init_tsa_conn(cm_node, cm_node->iwqp);
+	if (ret)
+		irdma_active_open_err(cm_node, !cm_node->loopback, ret);
+}
+
+/**
+ * irdma_cm_rts_rcvd() - the RTS AE of an offloaded QP arrived
+ * @iwqp: the QP (the work holds a reference)
+ *
+ * Reports CONNECT_REPLY(0) (active) or ESTABLISHED (passive), frees the
+ * LSMM copy and the CM's address handle.
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_cm_rts_rcvd(struct irdma_qp *iwqp)
+{
+	struct irdma_cm_node *cm_node = iwqp->cm.cm_node;
+
+	if (!cm_node || cm_node->rts_rcvd)
+		return;
+	cm_node->rts_rcvd = true;
+	if (cm_node->state != IRDMA_CM_STATE_OFFLOADED)
+		return;	/* reported while qp_offload runs: handled there */
+	irdma_cm_stop_state_timer(cm_node);
+	irdma_free_lsmm_rsrc(cm_node);
+	irdma_cm_free_ah(cm_node);
+	if (!cm_node->cm_id)
+		return;
+	if (cm_node->active) {
+		cm_node->connect_reported = true;
+		irdma_send_cm_event(cm_node, cm_node->cm_id,
+				    IW_CM_EVENT_CONNECT_REPLY, 0);
+	} else {
+		cm_node->established_reported = true;
+		irdma_send_cm_event(cm_node, cm_node->cm_id,
+				    IW_CM_EVENT_ESTABLISHED, 0);
+	}
+}
+
+/*
+ * ------------------------------------------------------------------------
+ * Disconnect of offloaded connections
+ * ------------------------------------------------------------------------
+ */
+
+/**
+ * irdma_qp_disconnect() - the last step of an offloaded connection
+ * @iwqp: QP
+ * @status: status of the CLOSE event
+ *
+ * Reports CLOSE (once), flushes the QP's work queues and releases the
+ * node.
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_qp_disconnect(struct irdma_qp *iwqp, int status)
+{
+	struct irdma_cm_node *cm_node = iwqp->cm.cm_node;
+
+	if (!cm_node)
+		return;
+	irdma_cm_node_get(cm_node);
+	iwqp->cm.disconn_done = true;
+	irdma_cm_report_fail(cm_node, status);
+	cm_node->core->ops->qp_flush(iwqp);
+	irdma_cm_node_finish(cm_node);
+	irdma_rem_ref_cm_node(cm_node);
+}
+
+/**
+ * irdma_cm_disconn_true() - decide what an AE means for an offloaded QP
+ * @iwqp: QP; iwqp->cm.last_ae and hw_tcp_state hold the AE
+ *
+ * - FIN received (or a bad LLP close) in CLOSE_WAIT: DISCONNECT(0) to the
+ *   ULP, graceful close of the QP (our FIN), close timer armed;
+ * - our FIN sent by a modify to CLOSING (no AE): close timer armed;
+ * - close complete, TIME_WAIT/CLOSED, reset, bad close, reset sent,
+ *   terminate: CLOSE (-ECONNRESET for resets), flush, release;
+ * - an RTS AE not seen yet: the QP is reset and the connection fails.
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_cm_disconn_true(struct irdma_qp *iwqp)
+{
+	struct irdma_cm_node *cm_node = iwqp->cm.cm_node;
+	struct irdma_cm_core *cm_core;
+	u16 ae = iwqp->cm.last_ae;
+	u8 tcp = iwqp->cm.hw_tcp_state;
+	bool reset;
+
+	if (!cm_node || iwqp->cm.disconn_done)
+		return;
+	cm_core = cm_node->core;
+	reset = ae == IRDMA_AE_LLP_CONNECTION_RESET ||
+		ae == IRDMA_AE_BAD_CLOSE || ae == IRDMA_AE_RESET_SENT;
+
+	if (!cm_node->rts_rcvd && cm_node->state == IRDMA_CM_STATE_OFFLOADED) {
+		cm_core->ops->qp_reset(iwqp);
+		irdma_qp_disconnect(iwqp, -ECONNRESET);
+		return;
+	}
+
+	if ((ae == IRDMA_AE_LLP_FIN_RECEIVED ||
+	     ae == IRDMA_AE_RDMAP_ROE_BAD_LLP_CLOSE) &&
+	    tcp != IRDMA_TCPS_CLOSED && tcp != IRDMA_TCPS_TIME_WAIT) {
+		if (!cm_node->disconnect_reported && cm_node->cm_id) {
+			cm_node->disconnect_reported = true;
+			irdma_send_cm_event(cm_node, cm_node->cm_id,
+					    IW_CM_EVENT_DISCONNECT, 0);
+		}
+		if (!iwqp->cm.close_armed) {
+			cm_core->ops->qp_close(iwqp);
+			iwqp->cm.close_armed = true;
+			irdma_cm_arm_state_timer(cm_node, cm_core->tun.time_wait);
+		}
+		return;
+	}
+	if (!ae && tcp == IRDMA_TCPS_FIN_WAIT_1) {
+		if (!iwqp->cm.close_armed) {
+			iwqp->cm.close_armed = true;
+			irdma_cm_arm_state_timer(cm_node, cm_core->tun.time_wait);
+		}
+		return;
+	}
+	if (reset && !cm_node->disconnect_reported && cm_node->cm_id &&
+	    cm_node->rts_rcvd) {
+		cm_node->disconnect_reported = true;
+		irdma_send_cm_event(cm_node, cm_node->cm_id,
+				    IW_CM_EVENT_DISCONNECT, -ECONNRESET);
+	}
+	if (!reset && ae != IRDMA_AE_LLP_CLOSE_COMPLETE &&
+	    tcp != IRDMA_TCPS_CLOSED && tcp != IRDMA_TCPS_TIME_WAIT)
+		cm_core->ops->qp_reset(iwqp);	/* terminate or abnormal AE */
+	irdma_cm_stop_state_timer(cm_node);
+	irdma_qp_disconnect(iwqp, reset ? -ECONNRESET : 0);
+}
+
+/**
+ * irdma_disconnect_worker() - record a QP's AE and run the decision
+ * @work: IRDMA_CM_WORK_DISCONN work item with the QP, AE and TCP state
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_disconnect_worker(struct irdma_cm_work *work)
+{
+	struct irdma_qp *iwqp = work->iwqp;
+
+	iwqp->cm.last_ae = work->ae;
+	iwqp->cm.hw_tcp_state = work->tcp_state;
+	irdma_cm_disconn_true(iwqp);
+}
+
+/**
+ * irdma_cm_disconn() - the hw layer reports a close, reset or error of a
+ * QP the CM bound
+ * @iwqp: QP (the caller holds a reference for the call)
+ * @ae: AE code, or 0 after a local modify to CLOSING
+ * @tcp_state: AEQE TCP state (enum irdma_tcp_state_hw)
+ *
+ * Only queues IRDMA_CM_WORK_DISCONN; see irdma_cm_disconn_true().
+ *
+ * Context: any.
+ */
+void irdma_cm_disconn(struct irdma_qp *iwqp, u16 ae, u8 tcp_state)
+{
+	struct irdma_cm_core *cm_core = &iwqp->iwdev->cm_core;
+	struct irdma_cm_work *work;
+
+	work = irdma_create_event(cm_core, IRDMA_CM_WORK_DISCONN, iwqp,
+				  GFP_ATOMIC);
+	if (!work)
+		return;
+	work->ae = ae;
+	work->tcp_state = tcp_state;
+	irdma_cm_post_event(cm_core, work);
+}
+
+/**
+ * irdma_cm_qp_established() - the hw layer reports the RTS AE
+ * (LLP_CONNECTION_ESTABLISHED) of a QP the CM offloaded
+ * @iwqp: QP (the caller holds a reference for the call)
+ *
+ * Only queues IRDMA_CM_WORK_ESTABLISHED.  May be called from inside
+ * hw_ops->qp_offload.
+ *
+ * Context: any.
+ */
+void irdma_cm_qp_established(struct irdma_qp *iwqp)
+{
+	struct irdma_cm_core *cm_core = &iwqp->iwdev->cm_core;
+	struct irdma_cm_work *work;
+
+	work = irdma_create_event(cm_core, IRDMA_CM_WORK_ESTABLISHED, iwqp,
+				  GFP_ATOMIC);
+	if (work)
+		irdma_cm_post_event(cm_core, work);
+}
+
+/**
+ * irdma_cm_qp_destroy() - a QP is being destroyed: the CM lets go of it
+ * @iwqp: QP
+ *
+ * A connection still bound to the QP is reset and reported closed.  Call
+ * from process context, not from inside a hw op (takes cm_core->mutex).
+ *
+ * Context: process context; takes cm_core->mutex.
+ */
+void irdma_cm_qp_destroy(struct irdma_qp *iwqp)
+{
+	struct irdma_cm_core *cm_core = &iwqp->iwdev->cm_core;
+	struct irdma_cm_node *cm_node;
+
+	mutex_lock(&cm_core->mutex);
+	cm_node = iwqp->cm.cm_node;
+	if (cm_node) {
+		irdma_cm_node_get(cm_node);
+		if (!cm_node->offloaded && cm_node->state != IRDMA_CM_STATE_CLOSED)
+			irdma_send_reset(cm_node);
+		irdma_cm_report_fail(cm_node, -ECONNRESET);
+		irdma_cm_node_finish(cm_node);
+		irdma_rem_ref_cm_node(cm_node);
+	}
+	mutex_unlock(&cm_core->mutex);
+}
+
+/*
+ * ------------------------------------------------------------------------
+ * Kernel network lookups (the default struct irdma_cm_net_ops)
+ * ------------------------------------------------------------------------
+ */
+
+/**
+ * irdma_cm_net() - network namespace of a CM instance
+ * @cm_core: CM instance
+ *
+ * Return: the namespace of the device's netdev.
+ */
+static struct net *irdma_cm_net(struct irdma_cm_core *cm_core)
+{
+	return dev_net(cm_core->netdev);
+}
+
+/**
+ * irdma_ipv4_is_lpb() - is an IPv4 connection a loopback one
+ * @loc_addr: local address, host order
+ * @rem_addr: remote address, host order
+ *
+ * Return: true if the remote address is 127/8 or equals the local one.
+ */
+static bool irdma_ipv4_is_lpb(u32 loc_addr, u32 rem_addr)
+{
+	return ipv4_is_loopback(htonl(rem_addr)) || loc_addr == rem_addr;
+}
+
+/**
+ * irdma_ipv6_is_lpb() - is an IPv6 connection a loopback one
+ * @loc_addr: local address, host-order words
+ * @rem_addr: remote address, host-order words
+ *
+ * Return: true if the remote address is ::1 or equals the local one.
+ */
+static bool irdma_ipv6_is_lpb(const u32 *loc_addr, const u32 *rem_addr)
+{
+	struct in6_addr raddr6;
+
+	irdma_copy_ip_htonl(raddr6.in6_u.u6_addr32, rem_addr);
+	return !memcmp(loc_addr, rem_addr, 16) || ipv6_addr_loopback(&raddr6);
+}
+
+/**
+ * irdma_get_vlan_ipv4() - VLAN id of the device holding an IPv4 address
+ * @net: namespace
+ * @addr: address, host order
+ *
+ * Return: the VLAN id, or IRDMA_CM_NO_VLAN (also when no device has it).
+ */
+static u16 irdma_get_vlan_ipv4(struct net *net, u32 addr)
+{
+	struct net_device *netdev;
+	u16 vlan_id = IRDMA_CM_NO_VLAN;
+
+	netdev = ip_dev_find(net, htonl(addr));
+	if (netdev) {
+		if (is_vlan_dev(netdev))
+			vlan_id = vlan_dev_vlan_id(netdev);
+		dev_put(netdev);
+	}
+	return vlan_id;
+}
+
+/**
+ * irdma_get_vlan_mac_ipv6() - VLAN id and MAC of the device holding an
+ * IPv6 address
+ * @net: namespace
+ * @addr: address, host-order words
+ * @vlan_id: set to the VLAN id or IRDMA_CM_NO_VLAN
+ * @mac: set to the device's MAC if not NULL
+ *
+ * Context: process context (takes the RCU read lock).
+ */
+static void irdma_get_vlan_mac_ipv6(struct net *net, const u32 *addr,
+				    u16 *vlan_id, u8 *mac)
+{
+	struct net_device *netdev;
+	struct in6_addr laddr6;
+
+	irdma_copy_ip_htonl(laddr6.in6_u.u6_addr32, addr);
+	*vlan_id = IRDMA_CM_NO_VLAN;
+	rcu_read_lock();
+	for_each_netdev_rcu(net, netdev) {
+		if (!ipv6_chk_addr(net, &laddr6, netdev, 1))
+			continue;
+		if (is_vlan_dev(netdev))
+			*vlan_id = vlan_dev_vlan_id(netdev);
+		if (mac)
+			ether_addr_copy(mac, netdev->dev_addr);
+		break;
+	}
+	rcu_read_unlock();
+}
+
+/**
+ * irdma_addr_resolve_neigh() - next-hop MAC towards an IPv4 address
+ * @cm_core: CM instance
+ * @src_ip: local address, host order
+ * @dst_ip: remote address, host order
+ * @mac: set to the next hop's MAC
+ * @local: set if the route is local (loopback connection)
+ *
+ * Connect never blocks: an unresolved neighbour is kicked and the call
+ * fails with -EHOSTUNREACH (rdma_cm resolves addresses before connect).
+ *
+ * Return: 0, -ENETUNREACH or -EHOSTUNREACH.
+ */
+static int irdma_addr_resolve_neigh(struct irdma_cm_core *cm_core, u32 src_ip,
+				    u32 dst_ip, u8 *mac, bool *local)
+{
+	__be32 dst_be = htonl(dst_ip);
+	struct neighbour *neigh;
+	struct rtable *rt;
+	int ret = -EHOSTUNREACH;
+
+	rt = ip_route_output(irdma_cm_net(cm_core), dst_be, htonl(src_ip), 0, 0);
+	if (IS_ERR(rt))
+		return -ENETUNREACH;
+	*local = rt->rt_type == RTN_LOCAL;
+	if (*local) {
+		ether_addr_copy(mac, cm_core->netdev->dev_addr);
+		ip_rt_put(rt);
+		return 0;
+	}
+	neigh = dst_neigh_lookup(&rt->dst, &dst_be);
+	if (neigh) {
+		if (neigh->nud_state & NUD_VALID) {
+			neigh_ha_snapshot(mac, neigh, neigh->dev);
+			ret = 0;
+		} else {
+			neigh_event_send(neigh, NULL);
+		}
+		neigh_release(neigh);
+	}
+	ip_rt_put(rt);
+	return ret;
+}
+
+/**
+ * irdma_get_dst_ipv6() - route to an IPv6 address
+ * @net: namespace
+ * @src_addr: local address
+ * @dst_addr: remote address
+ *
+ * Return: the route (release with dst_release()), or an ERR_PTR.
+ */
+static struct dst_entry *irdma_get_dst_ipv6(struct net *net,
+					    const struct sockaddr_in6 *src_addr,
+					    const struct sockaddr_in6 *dst_addr)
+{
+	struct flowi6 fl6 = {};
+	struct dst_entry *dst;
+
+	fl6.daddr = dst_addr->sin6_addr;
+	fl6.saddr = src_addr->sin6_addr;
+	fl6.flowi6_oif = 0;
+	dst = ip6_route_output(net, NULL, &fl6);
+	if (dst->error) {
+		int err = dst->error;
+
+		dst_release(dst);
+		return ERR_PTR(err);
+	}
+	return dst;
+}
+
+/**
+ * irdma_addr_resolve_neigh_ipv6() - next-hop MAC towards an IPv6 address
+ * @cm_core: CM instance
+ * @src: local address, host-order words
+ * @dest: remote address, host-order words
+ * @mac: set to the next hop's MAC
+ * @local: set if the route is local
+ *
+ * Return: 0, -ENETUNREACH or -EHOSTUNREACH (never waits).
+ */
+static int irdma_addr_resolve_neigh_ipv6(struct irdma_cm_core *cm_core,
+					 const u32 *src, const u32 *dest,
+					 u8 *mac, bool *local)
+{
+	struct sockaddr_in6 src6 = { .sin6_family = AF_INET6 };
+	struct sockaddr_in6 dst6 = { .sin6_family = AF_INET6 };
+	struct neighbour *neigh;
+	struct dst_entry *dst;
+	int ret = -EHOSTUNREACH;
+
+	irdma_copy_ip_htonl(src6.sin6_addr.in6_u.u6_addr32, src);
+	irdma_copy_ip_htonl(dst6.sin6_addr.in6_u.u6_addr32, dest);
+	dst = irdma_get_dst_ipv6(irdma_cm_net(cm_core), &src6, &dst6);
+	if (IS_ERR(dst))
+		return -ENETUNREACH;
+	*local = dst->dev && (dst->dev->flags & IFF_LOOPBACK);
+	if (*local) {
+		ether_addr_copy(mac, cm_core->netdev->dev_addr);
+		dst_release(dst);
+		return 0;
+	}
+	neigh = dst_neigh_lookup(dst, &dst6.sin6_addr);
+	if (neigh) {
+		if (neigh->nud_state & NUD_VALID) {
+			neigh_ha_snapshot(mac, neigh, neigh->dev);
+			ret = 0;
+		} else {
+			neigh_event_send(neigh, NULL);
+		}
+		neigh_release(neigh);
+	}
+	dst_release(dst);
+	return ret;
+}
+
+/**
+ * irdma_cm_kernel_route() - route op of the kernel network lookups
+ * @cm_core: CM instance
+ * @rt: in: family and addresses; out: next-hop MAC, VLAN, loopback
+ *
+ * Return: 0 or -errno.
+ */
+static int irdma_cm_kernel_route(struct irdma_cm_core *cm_core,
+				 struct irdma_cm_route *rt)
+{
+	struct net *net = irdma_cm_net(cm_core);
+	bool local = false;
+	int ret;
+
+	if (rt->ipv4) {
+		rt->loopback = irdma_ipv4_is_lpb(rt->loc_addr[0], rt->rem_addr[0]);
+		rt->vlan_id = irdma_get_vlan_ipv4(net, rt->loc_addr[0]);
+		if (rt->loopback) {
+			ether_addr_copy(rt->nh_mac, cm_core->netdev->dev_addr);
+			return 0;
+		}
+		ret = irdma_addr_resolve_neigh(cm_core, rt->loc_addr[0],
+					       rt->rem_addr[0], rt->nh_mac, &local);
+	} else {
+		rt->loopback = irdma_ipv6_is_lpb(rt->loc_addr, rt->rem_addr);
+		irdma_get_vlan_mac_ipv6(net, rt->loc_addr, &rt->vlan_id, NULL);
+		if (rt->loopback) {
+			ether_addr_copy(rt->nh_mac, cm_core->netdev->dev_addr);
+			return 0;
+		}
+		ret = irdma_addr_resolve_neigh_ipv6(cm_core, rt->loc_addr,
+						    rt->rem_addr, rt->nh_mac,
+						    &local);
+	}
+	rt->loopback = local;
+	return ret;
+}
+
+#define IRDMA_CM_MAX_ADDRS	64
+
+/**
+ * struct irdma_cm_addr_list - local addresses collected under RCU
+ * @n: entries used
+ * @addr: addresses, host order, IPv4 in [0]
+ * @vlan: VLAN id of each
+ */
+struct irdma_cm_addr_list {
+	int n;
+	u32 addr[IRDMA_CM_MAX_ADDRS][4];
+	u16 vlan[IRDMA_CM_MAX_ADDRS];
+};
+
+/**
+ * irdma_cm_ours() - is a netdev the device's or one of its VLANs
+ * @cm_core: CM instance
+ * @dev: netdev
+ *
+ * Return: true if @dev is the device's netdev or a VLAN on it.
+ */
+static bool irdma_cm_ours(struct irdma_cm_core *cm_core, struct net_device *dev)
+{
+	if (dev == cm_core->netdev)
+		return true;
+	return is_vlan_dev(dev) && vlan_dev_real_dev(dev) == cm_core->netdev;
+}
+
+/**
+ * irdma_cm_kernel_for_each_addr() - for_each_addr op of the kernel lookups
+ * @cm_core: CM instance
+ * @ipv4: family
+ * @fn: callback (called without locks: it may sleep)
+ * @ctx: callback context
+ *
+ * Collects the addresses of the device's netdev and its VLAN uppers under
+ * RCU, then calls @fn for each.
+ */
+static void irdma_cm_kernel_for_each_addr(struct irdma_cm_core *cm_core,
+					  bool ipv4, irdma_cm_addr_fn fn,
+					  void *ctx)
+{
+	struct irdma_cm_addr_list *list;
+	struct net_device *dev;
+	int i;
+
+	list = kzalloc(sizeof(*list), GFP_KERNEL);
+	if (!list)
+		return;
+	rcu_read_lock();
+	for_each_netdev_rcu(irdma_cm_net(cm_core), dev) {
+		u16 vlan;
+
+		if (!irdma_cm_ours(cm_core, dev) || !(dev->flags & IFF_UP))
+			continue;
+		vlan = is_vlan_dev(dev) ? vlan_dev_vlan_id(dev) :
+		       IRDMA_CM_NO_VLAN;
+		if (ipv4) {
+			struct in_device *idev = __in_dev_get_rcu(dev);
+			const struct in_ifaddr *ifa;
+
+			if (!idev)
+				continue;
+			in_dev_for_each_ifa_rcu(ifa, idev) {
+				if (list->n == IRDMA_CM_MAX_ADDRS)
+					break;
+				list->addr[list->n][0] = ntohl(ifa->ifa_address);
+				list->vlan[list->n++] = vlan;
+			}
+		} else {
+			struct inet6_dev *idev = __in6_dev_get(dev);
+			struct inet6_ifaddr *ifp;
+
+			if (!idev)
+				continue;
+			read_lock_bh(&idev->lock);
+			list_for_each_entry(ifp, &idev->addr_list, if_list) {
+				if (list->n == IRDMA_CM_MAX_ADDRS)
+					break;
+				irdma_copy_ip_ntohl(list->addr[list->n],
+						    ifp->addr.in6_u.u6_addr32);
+				list->vlan[list->n++] = vlan;
+			}
+			read_unlock_bh(&idev->lock);
+		}
+	}
+	rcu_read_unlock();
+	for (i = 0; i < list->n; i++)
+		fn(cm_core, ipv4, list->addr[i], list->vlan[i], ctx);
+	kfree(list);
+}
+
+/**
+ * irdma_cm_kernel_mtu() - mtu op of the kernel lookups
+ * @cm_core: CM instance
+ * @vlan_id: VLAN of the connection (the VLAN device's MTU is not larger)
+ *
+ * Return: the netdev's MTU.
+ */
+static u32 irdma_cm_kernel_mtu(struct irdma_cm_core *cm_core, u16 vlan_id)
+{
+	return READ_ONCE(cm_core->netdev->mtu);
+}
+
+const struct irdma_cm_net_ops irdma_cm_kernel_net_ops = {
+	.route = irdma_cm_kernel_route,
+	.for_each_addr = irdma_cm_kernel_for_each_addr,
+	.mtu = irdma_cm_kernel_mtu,
+};
+
+/*
+ * ------------------------------------------------------------------------
+ * Listeners
+ * ------------------------------------------------------------------------
+ */
+
+/**
+ * irdma_cm_addr_is_any() - is an address the wildcard
+ * @addr: host-order words
+ *
+ * Return: true if all zero.
+ */
+static bool irdma_cm_addr_is_any(const u32 *addr)
+{
+	return !(addr[0] | addr[1] | addr[2] | addr[3]);
+}
+
+/**
+ * irdma_cm_listener_family_ok() - may a listener take a family
+ * @listener: top-level listener
+ * @ipv4: family of the connection
+ *
+ * Return: true for the listener's own family, and for IPv4 on an IPv6
+ * wildcard listener that is not IPv6-only.
+ */
+static bool irdma_cm_listener_family_ok(struct irdma_cm_listener *listener,
+					bool ipv4)
+{
+	if (listener->ipv4 == ipv4)
+		return true;
+	return ipv4 && listener->wildcard && !listener->v6only;
+}
+
+/**
+ * irdma_find_listener() - the listener for a local address and port
+ * @cm_core: CM instance
+ * @ipv4: family
+ * @dst_addr: local address, host order
+ * @dst_port: local port
+ * @vlan_id: VLAN id of the segment or IRDMA_CM_NO_VLAN
+ * @any_child: a wildcard listener matches even without a child for
+ *	@dst_addr (loopback connects to addresses it has no entry for)
+ *
+ * Specific listeners match on address and port; wildcard listeners
+ * through their children (one per local address and VLAN).
+ *
+ * Context: cm_core->mutex held.
+ * Return: the top-level listener with a reference, or NULL.
+ */
+static struct irdma_cm_listener *
+irdma_find_listener(struct irdma_cm_core *cm_core, bool ipv4,
+		    const u32 *dst_addr, u16 dst_port, u16 vlan_id,
+		    bool any_child)
+{
+	struct irdma_cm_listener *listener, *child;
+
+	lockdep_assert_held(&cm_core->mutex);
+	list_for_each_entry(listener, &cm_core->listeners, list) {
+		if (listener->destroyed || listener->loc_port != dst_port ||
+		    !irdma_cm_listener_family_ok(listener, ipv4))
+			continue;
+		if (!listener->wildcard) {
+			if (memcmp(listener->loc_addr, dst_addr, 16))
+				continue;
+			refcount_inc(&listener->refcnt);
+			return listener;
+		}
+		if (any_child)
+			goto found;
+		list_for_each_entry(child, &listener->children, list) {
+			if (child->ipv4 == ipv4 &&
+			    !memcmp(child->loc_addr, dst_addr, 16) &&
+			    (child->vlan_id == vlan_id ||
+			     child->vlan_id == IRDMA_CM_NO_VLAN))
+				goto found;
+		}
+		continue;
+found:
+		refcount_inc(&listener->refcnt);
+		return listener;
+	}
+	return NULL;
+}
+
+/**
+ * irdma_cm_listener_qhash() - the SYN steering entry of a (child) listener
+ * @listener: listener with a specific address
+ * @add: add (else delete)
+ *
+ * Context: cm_core->mutex held; may sleep.
+ * Return: 0 or -errno.
+ */
+static int irdma_cm_listener_qhash(struct irdma_cm_listener *listener, bool add)
+{
+	struct irdma_cm_qhash_info info = {
+		.type = IRDMA_QHASH_TYPE_TCP_SYN,
+		.ipv4 = listener->ipv4,
+		.loc_port = listener->loc_port,
+		.vlan_id = listener->vlan_id,
+	};
+	int ret;
+
+	if (add == listener->qhash_set)
+		return 0;
+	memcpy(info.loc_addr, listener->loc_addr, sizeof(info.loc_addr));
+	ret = irdma_qhash_ctrl(listener->core, &info, add);
+	if (!ret || !add)
+		listener->qhash_set = add;
+	return ret;
+}
+
+/**
+ * irdma_dec_refcnt_listen() - drop a listener reference; free on the last
+ * @cm_core: CM instance
+ * @listener: listener or child
+ *
+ * WARNs on underflow.  A child drops its parent's reference when it goes.
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_dec_refcnt_listen(struct irdma_cm_core *cm_core,
+				    struct irdma_cm_listener *listener)
+{
+	struct irdma_cm_listener *parent;
+
+	lockdep_assert_held(&cm_core->mutex);
+	if (WARN_ON(!refcount_read(&listener->refcnt)))
+		return;
+	if (!refcount_dec_and_test(&listener->refcnt))
+		return;
+	WARN_ON(!list_empty(&listener->children));
+	parent = listener->parent;
+	kfree(listener);
+	if (parent)
+		irdma_dec_refcnt_listen(cm_core, parent);
+}
+
+/**
+ * irdma_cm_add_child() - child listener and SYN steering entry for one
+ * local address of a wildcard listener
+ * @cm_core: CM instance
+ * @listener: wildcard listener
+ * @ipv4: family of the address
+ * @addr: the address, host order
+ * @vlan_id: VLAN id of its device
+ *
+ * Context: cm_core->mutex held; may sleep.
+ * Return: 0 (also when the child exists) or -errno.
+ */
+static int irdma_cm_add_child(struct irdma_cm_core *cm_core,
+			      struct irdma_cm_listener *listener, bool ipv4,
+			      const u32 *addr, u16 vlan_id)
+{
+	struct irdma_cm_listener *child;
+	int ret;
+
+	list_for_each_entry(child, &listener->children, list)
+		if (child->ipv4 == ipv4 && child->vlan_id == vlan_id &&
+		    !memcmp(child->loc_addr, addr, 16))
+			return 0;
+	child = kzalloc(sizeof(*child), GFP_KERNEL);
+	if (!child)
+		return -ENOMEM;
+	child->core = cm_core;
+	refcount_set(&child->refcnt, 1);
+	INIT_LIST_HEAD(&child->children);
+	child->ipv4 = ipv4;
+	memcpy(child->loc_addr, addr, sizeof(child->loc_addr));
+	child->loc_port = listener->loc_port;
+	child->vlan_id = vlan_id;
+	ret = irdma_cm_listener_qhash(child, true);
+	if (ret) {
+		kfree(child);
+		return ret;
+	}
+	refcount_inc(&listener->refcnt);
+	child->parent = listener;
+	list_add_tail(&child->list, &listener->children);
+	return 0;
+}
+
+/**
+ * irdma_cm_del_child() - remove one child listener and its steering entry
+ * @cm_core: CM instance
+ * @child: child listener
+ *
+ * Context: cm_core->mutex held; may sleep.
+ */
+static void irdma_cm_del_child(struct irdma_cm_core *cm_core,
+			       struct irdma_cm_listener *child)
+{
+	irdma_cm_listener_qhash(child, false);
+	list_del_init(&child->list);
+	irdma_dec_refcnt_listen(cm_core, child);
+}
+
+/**
+ * irdma_add_mqh_4() - child listener for one IPv4 address (for_each_addr
+ * callback)
+ * @cm_core: CM instance
+ * @ipv4: family (true)
+ * @addr: the address
+ * @vlan_id: VLAN id of its device
+ * @ctx: the wildcard listener
+ */
+static void irdma_add_mqh_4(struct irdma_cm_core *cm_core, bool ipv4,
+			    const u32 *addr, u16 vlan_id, void *ctx)
+{
+	struct irdma_cm_listener *listener = ctx;
+
+	if (irdma_cm_add_child(cm_core, listener, true, addr, vlan_id))
+		irdma_cm_dbg(cm_core, "no child listener for %pI4h\n", addr);
+}
+
+/**
+ * irdma_add_mqh_6() - child listener for one IPv6 address (for_each_addr
+ * callback)
+ * @cm_core: CM instance
+ * @ipv4: family (false)
+ * @addr: the address
+ * @vlan_id: VLAN id of its device
+ * @ctx: the wildcard listener
+ */
+static void irdma_add_mqh_6(struct irdma_cm_core *cm_core, bool ipv4,
+			    const u32 *addr, u16 vlan_id, void *ctx)
+{
+	struct irdma_cm_listener *listener = ctx;
+
+	if (irdma_cm_add_child(cm_core, listener, false, addr, vlan_id))
+		irdma_cm_dbg(cm_core, "no child listener for an IPv6 address\n");
+}
+
+/**
+ * irdma_add_mqh() - child listeners for every local address a wildcard
+ * listener covers
+ * @cm_core: CM instance
+ * @listener: wildcard listener
+ *
+ * IPv4 wildcard: the IPv4 addresses; IPv6 wildcard: the IPv6 addresses,
+ * and the IPv4 ones unless the id is IPv6-only.  Addresses that come
+ * later are added by irdma_if_notify().
+ *
+ * Context: cm_core->mutex held; may sleep.
+ */
+static void irdma_add_mqh(struct irdma_cm_core *cm_core,
+			  struct irdma_cm_listener *listener)
+{
+	if (listener->ipv4 || !listener->v6only)
+		cm_core->net->for_each_addr(cm_core, true, irdma_add_mqh_4,
+					    listener);
+	if (!listener->ipv4)
+		cm_core->net->for_each_addr(cm_core, false, irdma_add_mqh_6,
+					    listener);
+}
+
+/**
+ * irdma_del_multiple_qhash() - remove all child listeners of a wildcard
+ * listener, or those of one address
+ * @cm_core: CM instance
+ * @listener: wildcard listener
+ * @addr: only children for this address (host order), or NULL for all
+ * @ipv4: family of @addr
+ *
+ * Context: cm_core->mutex held; may sleep.
+ */
+static void irdma_del_multiple_qhash(struct irdma_cm_core *cm_core,
+				     struct irdma_cm_listener *listener,
+				     const u32 *addr, bool ipv4)
+{
+	struct irdma_cm_listener *child, *tmp;
+
+	list_for_each_entry_safe(child, tmp, &listener->children, list) {
+		if (addr && (child->ipv4 != ipv4 ||
+			     memcmp(child->loc_addr, addr, 16)))
+			continue;
+		irdma_cm_del_child(cm_core, child);
+	}
+}
+
+/**
+ * irdma_reset_list_prep() - collect the nodes of a listener that have not
+ * been accepted yet
+ * @cm_core: CM instance
+ * @listener: top-level listener
+ * @reset_list: list to fill (through node->tmp; each node referenced)
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_reset_list_prep(struct irdma_cm_core *cm_core,
+				  struct irdma_cm_listener *listener,
+				  struct list_head *reset_list)
+{
+	struct irdma_cm_node *cm_node;
+	int bkt;
+
+	hash_for_each(cm_core->nodes, bkt, cm_node, hnode) {
+		if (cm_node->listener != listener || cm_node->cm_id ||
+		    cm_node->state == IRDMA_CM_STATE_CLOSED ||
+		    cm_node->offloaded)
+			continue;
+		irdma_cm_node_get(cm_node);
+		list_add(&cm_node->tmp, reset_list);
+	}
+}
+
+/**
+ * irdma_cm_del_listen() - take a listener down
+ * @cm_core: CM instance
+ * @listener: top-level listener
+ * @apbvt_del: remove its port from the APBVT
+ *
+ * New SYNs are refused from now on; children and steering entries go;
+ * connections not yet accepted are reset (a pending accept or reject
+ * then finds them closed).  The iw_cm id reference is dropped.
+ *
+ * Context: cm_core->mutex held; may sleep.
+ */
+static void irdma_cm_del_listen(struct irdma_cm_core *cm_core,
+				struct irdma_cm_listener *listener,
+				bool apbvt_del)
+{
+	struct irdma_cm_node *cm_node, *tmp;
+	LIST_HEAD(reset_list);
+
+	lockdep_assert_held(&cm_core->mutex);
+	listener->destroyed = true;
+	list_del_init(&listener->list);
+	irdma_del_multiple_qhash(cm_core, listener, NULL, false);
+	irdma_cm_listener_qhash(listener, false);
+	if (apbvt_del && listener->apbvt_set) {
+		cm_core->ops->apbvt(cm_core, listener->loc_port, false);
+		listener->apbvt_set = false;
+	}
+
+	irdma_reset_list_prep(cm_core, listener, &reset_list);
+	list_for_each_entry_safe(cm_node, tmp, &reset_list, tmp) {
+		list_del_init(&cm_node->tmp);
+		if (cm_node->state != IRDMA_CM_STATE_CLOSED) {
+			irdma_send_reset(cm_node);
+			irdma_cm_node_finish(cm_node);
+		}
+		irdma_rem_ref_cm_node(cm_node);
+	}
+
+	if (listener->cm_id) {
+		struct iw_cm_id *cm_id = listener->cm_id;
+
+		listener->cm_id = NULL;
+		cm_id->provider_data = NULL;
+		cm_id->rem_ref(cm_id);
+	}
+	irdma_dec_refcnt_listen(cm_core, listener);
+}
+
+/**
+ * irdma_make_listen_node() - create a listener for an iw_cm id
+ * @cm_core: CM instance
+ * @cm_id: iw_cm id (a reference is taken)
+ * @info: local address and port (wildcard if the address is zero)
+ * @backlog: maximum connections awaiting accept
+ *
+ * Context: cm_core->mutex held; may sleep.
+ * Return: the listener (in cm_core->listeners), or an ERR_PTR:
+ * -EADDRINUSE if another listener has the same address and port.
+ */
+static struct irdma_cm_listener *
+irdma_make_listen_node(struct irdma_cm_core *cm_core, struct iw_cm_id *cm_id,
+		       const struct irdma_cm_info *info, int backlog)
+{
+	struct irdma_cm_listener *listener;
+	int ret;
+
+	list_for_each_entry(listener, &cm_core->listeners, list) {
+		if (!listener->destroyed && listener->loc_port == info->loc_port &&
+		    listener->ipv4 == info->ipv4 &&
+		    !memcmp(listener->loc_addr, info->loc_addr, 16))
+			return ERR_PTR(-EADDRINUSE);
+	}
+	listener = kzalloc(sizeof(*listener), GFP_KERNEL);
+	if (!listener)
+		return ERR_PTR(-ENOMEM);
+	listener->core = cm_core;
+	refcount_set(&listener->refcnt, 1);
+	INIT_LIST_HEAD(&listener->children);
+	listener->ipv4 = info->ipv4;
+	memcpy(listener->loc_addr, info->loc_addr, sizeof(listener->loc_addr));
+	listener->loc_port = info->loc_port;
+	listener->vlan_id = info->vlan_id;
+	listener->wildcard = irdma_cm_addr_is_any(info->loc_addr);
+	listener->v6only = cm_id->afonly;
+	listener->backlog = backlog > 0 ? backlog : 1;
+	listener->tos = cm_id->tos;
+
+	ret = cm_core->ops->apbvt(cm_core, listener->loc_port, true);
+	if (ret) {
+		kfree(listener);
+		return ERR_PTR(ret);
+	}
+	listener->apbvt_set = true;
+	if (listener->wildcard) {
+		irdma_add_mqh(cm_core, listener);
+	} else {
+		ret = irdma_cm_listener_qhash(listener, true);
+		if (ret) {
+			cm_core->ops->apbvt(cm_core, listener->loc_port, false);
+			kfree(listener);
+			return ERR_PTR(ret);
+		}
+	}
+	cm_id->add_ref(cm_id);
+	listener->cm_id = cm_id;
+	list_add_tail(&listener->list, &cm_core->listeners);
+	return listener;
+}
+
+/*
+ * ------------------------------------------------------------------------
+ * Opening, accepting, rejecting, closing
+ * ------------------------------------------------------------------------
+ */
+
+/**
+ * irdma_get_addr_info() - addresses and ports of an iw_cm id
+ * @laddr: local socket address (cm_id->m_local_addr: iwpm-mapped)
+ * @raddr: remote socket address (cm_id->m_remote_addr), or NULL
+ * @info: filled: family, host-order addresses, ports
+ *
+ * Return: 0, or -EAFNOSUPPORT for a family other than IPv4/IPv6, or
+ * -EINVAL if the families differ.
+ */
+static int irdma_get_addr_info(const struct sockaddr_storage *laddr,
+			       const struct sockaddr_storage *raddr,
+			       struct irdma_cm_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->vlan_id = IRDMA_CM_NO_VLAN;
+	if (raddr && raddr->ss_family != laddr->ss_family)
+		return -EINVAL;
+	if (laddr->ss_family == AF_INET) {
+		const struct sockaddr_in *l4 = (const struct sockaddr_in *)laddr;
+		const struct sockaddr_in *r4 = (const struct sockaddr_in *)raddr;
+
+		info->ipv4 = true;
+		info->loc_addr[0] = ntohl(l4->sin_addr.s_addr);
+		info->loc_port = ntohs(l4->sin_port);
+		if (r4) {
+			info->rem_addr[0] = ntohl(r4->sin_addr.s_addr);
+			info->rem_port = ntohs(r4->sin_port);
+		}
+		return 0;
+	}
+	if (laddr->ss_family == AF_INET6) {
+		const struct sockaddr_in6 *l6 = (const struct sockaddr_in6 *)laddr;
+		const struct sockaddr_in6 *r6 = (const struct sockaddr_in6 *)raddr;
+
+		irdma_copy_ip_ntohl(info->loc_addr, l6->sin6_addr.in6_u.u6_addr32);
+		info->loc_port = ntohs(l6->sin6_port);
+		if (r6) {
+			irdma_copy_ip_ntohl(info->rem_addr,
+					    r6->sin6_addr.in6_u.u6_addr32);
+			info->rem_port = ntohs(r6->sin6_port);
+		}
+		return 0;
+	}
+	return -EAFNOSUPPORT;
+}
+
+/**
+ * irdma_cm_bind() - bind an iw_cm id and a QP to a node
+ * @cm_node: node
+ * @cm_id: iw_cm id (a reference is taken; provider_data points at the node)
+ * @iwqp: QP (the caller's reference passes to the node; the QP takes a
+ *	node reference)
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_cm_bind(struct irdma_cm_node *cm_node, struct iw_cm_id *cm_id,
+			  struct irdma_qp *iwqp)
+{
+	cm_id->add_ref(cm_id);
+	cm_id->provider_data = cm_node;
+	cm_node->cm_id = cm_id;
+	cm_node->iwqp = iwqp;
+	irdma_cm_node_get(cm_node);
+	iwqp->cm.cm_node = cm_node;
+	iwqp->cm.disconn_done = false;
+	iwqp->cm.close_armed = false;
+	iwqp->cm.last_ae = 0;
+	iwqp->cm.hw_tcp_state = IRDMA_TCPS_NON_EXISTENT;
+}
+
+/**
+ * irdma_cm_loopback_connect() - join an active node to a listener on this
+ * device without the wire
+ * @cm_node: active node (loopback)
+ *
+ * The passive node is made from the listener as if a SYN had come; both
+ * nodes take windows, scales and MSS from this device and sequence
+ * numbers from their ISNs; the MPA request is built by the active node
+ * and parsed by the passive one exactly as on the wire, so both TCP
+ * contexts agree when the QPs are offloaded.  The listener then gets
+ * CONNECT_REQUEST.
+ *
+ * Context: cm_core->mutex held.
+ * Return: 0, -ECONNREFUSED (no listener, backlog full, bad request) or
+ * -ENOMEM.
+ */
+static int irdma_cm_loopback_connect(struct irdma_cm_node *cm_node)
+{
+	struct irdma_cm_core *cm_core = cm_node->core;
+	struct irdma_cm_listener *listener;
+	struct irdma_cm_node *peer;
+	struct irdma_cm_info info = {};
+	int ret = -ECONNREFUSED;
+
+	listener = irdma_find_listener(cm_core, cm_node->ipv4, cm_node->rem_addr,
+				       cm_node->rem_port, cm_node->vlan_id, true);
+	if (!listener)
+		return -ECONNREFUSED;
+	if (listener->pending >= listener->backlog) {
+		cm_core->stats.listen_overflows++;
+		goto out;
+	}
+	info.ipv4 = cm_node->ipv4;
+	memcpy(info.loc_addr, cm_node->rem_addr, sizeof(info.loc_addr));
+	memcpy(info.rem_addr, cm_node->loc_addr, sizeof(info.rem_addr));
+	info.loc_port = cm_node->rem_port;
+	info.rem_port = cm_node->loc_port;
+	info.vlan_id = cm_node->vlan_id;
+	info.user_pri = cm_node->user_pri;
+	info.tos = cm_node->tos;
+	ether_addr_copy(info.rem_mac, cm_node->loc_mac);
+	peer = irdma_make_cm_node(cm_core, &info, listener);
+	ret = -ENOMEM;
+	if (!peer)
+		goto out;
+	peer->loopback = true;
+	cm_node->loopback = true;
+	irdma_add_hte_node(cm_core, peer);
+	irdma_cm_node_get(peer);
+	cm_node->lpb_peer = peer;
+	irdma_cm_node_get(cm_node);
+	peer->lpb_peer = cm_node;
+
+	/* the handshake, without segments: SYN and SYN-ACK consume one each */
+	cm_node->snd_nxt = cm_node->iss + 1;
+	peer->snd_nxt = peer->iss + 1;
+	cm_node->snd_una = cm_node->snd_nxt;
+	peer->snd_una = peer->snd_nxt;
+	cm_node->rcv_nxt = peer->snd_nxt;
+	peer->rcv_nxt = cm_node->snd_nxt;
+	cm_node->snd_wnd = peer->rcv_wnd;
+	peer->snd_wnd = cm_node->rcv_wnd;
+	cm_node->max_snd_wnd = cm_node->snd_wnd;
+	peer->max_snd_wnd = peer->snd_wnd;
+	cm_node->snd_wscale = peer->rcv_wscale;
+	peer->snd_wscale = cm_node->rcv_wscale;
+	cm_node->peer_ws_ok = true;
+	peer->peer_ws_ok = true;
+	cm_node->mss = min(cm_node->mss, peer->mss);
+	peer->mss = cm_node->mss;
+
+	/* the MPA request, as on the wire */
+	cm_node->snd_nxt += cm_node->mpa_frame_len;
+	peer->rcv_nxt += cm_node->mpa_frame_len;
+	irdma_cm_set_state(cm_node, IRDMA_CM_STATE_MPAREQ_SENT);
+	irdma_cm_set_state(peer, IRDMA_CM_STATE_ESTABLISHED);
+	memcpy(peer->mpa_rx, cm_node->mpa_frame, cm_node->mpa_frame_len);
+	peer->mpa_rx_len = cm_node->mpa_frame_len;
+	irdma_cm_mpa_request_rcvd(peer);
+	ret = peer->state == IRDMA_CM_STATE_MPAREQ_RCVD ? 0 : -ECONNREFUSED;
+	if (ret) {
+		irdma_cm_node_finish(peer);
+		cm_node->lpb_peer = NULL;
+		irdma_rem_ref_cm_node(peer);
+	}
+	irdma_rem_ref_cm_node(peer);
+out:
+	irdma_dec_refcnt_listen(cm_core, listener);
+	return ret;
+}
+
+/**
+ * irdma_create_cm_node() - start an active open
+ * @cm_core: CM instance
+ * @cm_id: iw_cm id
+ * @conn_param: ULP's private data, IRD and ORD
+ * @rt: addresses, next hop, VLAN and loopback from the route lookup
+ * @info: addresses and ports
+ * @iwqp: QP (the caller's reference passes to the node on success)
+ *
+ * Builds the MPA request now (IRD/ORD from the ULP, capped), binds the id
+ * and the QP, then either joins a local listener (loopback) or adds the
+ * APBVT port, the address handle and the 4-tuple steering entry and sends
+ * the SYN.  Never waits for the network.
+ *
+ * Context: cm_core->mutex held; may sleep (hw ops).
+ * Return: 0 or -errno.
+ */
+static int irdma_create_cm_node(struct irdma_cm_core *cm_core,
+				struct iw_cm_id *cm_id,
+				struct iw_cm_conn_param *conn_param,
+				const struct irdma_cm_route *rt,
+				struct irdma_cm_info *info,
+				struct irdma_qp *iwqp)
+{
+	struct irdma_cm_node *cm_node;
+	int ret;
+
+	info->vlan_id = rt->vlan_id;
+	info->tos = cm_id->tos_set ? cm_id->tos : 0;
+	info->user_pri = info->tos >> 5;	/* IP precedence */
+	ether_addr_copy(info->rem_mac, rt->nh_mac);
+
+	cm_node = irdma_find_node(cm_core, info->rem_port, info->rem_addr,
+				  info->loc_port, info->loc_addr, info->vlan_id);
+	if (cm_node) {
+		irdma_rem_ref_cm_node(cm_node);
+		return -EADDRINUSE;
+	}
+	cm_node = irdma_make_cm_node(cm_core, info, NULL);
+	if (!cm_node)
+		return -ENOMEM;
+	irdma_record_ird_ord(cm_node, conn_param->ird, conn_param->ord);
+	cm_node->ulp_pdata_len = conn_param->private_data_len;
+	if (!irdma_cm_build_mpa_frame(cm_node, true, false,
+				      conn_param->private_data,
+				      conn_param->private_data_len)) {
+		irdma_rem_ref_cm_node(cm_node);
+		return -EINVAL;
+	}
+	irdma_add_hte_node(cm_core, cm_node);
+	irdma_cm_bind(cm_node, cm_id, iwqp);
+
+	if (rt->loopback) {
+		ret = irdma_cm_loopback_connect(cm_node);
+		if (ret)
+			goto err_finish;
+		irdma_rem_ref_cm_node(cm_node);
+		return 0;
+	}
+
+	ret = cm_core->ops->apbvt(cm_core, cm_node->loc_port, true);
+	if (ret)
+		goto err_finish;
+	cm_node->apbvt_set = true;
+	ret = irdma_cm_create_ah(cm_node);
+	if (ret)
+		goto err_finish;
+	ret = irdma_cm_node_qhash(cm_node, true);
+	if (ret)
+		goto err_finish;
+	irdma_cm_set_state(cm_node, IRDMA_CM_STATE_SYN_SENT);
+	ret = irdma_send_syn(cm_node, false);
+	if (ret)
+		goto err_finish;
+	irdma_rem_ref_cm_node(cm_node);
+	return 0;
+
+err_finish:
+	/* no event: connect itself fails; iw_cm keeps its own QP reference */
+	cm_node->connect_reported = true;
+	irdma_cm_node_finish(cm_node);
+	irdma_rem_ref_cm_node(cm_node);
+	return ret;
+}
+
+/**
+ * irdma_cm_reject() - the ULP refuses a connection request
+ * @cm_node: passive node that reported CONNECT_REQUEST
+ * @pdata: private data for the peer, or NULL
+ * @plen: bytes of @pdata
+ *
+ * Wire: MPA reply with the R flag and FIN (irdma_send_mpa_reject()).
+ * Loopback: the active node parses the same reject and reports
+ * CONNECT_REPLY(-ECONNREFUSED); both nodes end.  A node that already
+ * went (reset, timeout) is left alone.
+ *
+ * Context: cm_core->mutex held.
+ * Return: 0, or -ECONNRESET if the connection is already gone.
+ */
+static int irdma_cm_reject(struct irdma_cm_node *cm_node, const void *pdata,
+			   u8 plen)
+{
+	struct irdma_cm_node *peer = cm_node->lpb_peer;
+
+	irdma_cm_uncount(cm_node);
+	if (cm_node->state != IRDMA_CM_STATE_MPAREQ_RCVD)
+		return -ECONNRESET;
+	cm_node->core->stats.rejects++;
+	if (!cm_node->loopback)
+		return irdma_send_mpa_reject(cm_node, pdata, plen);
+
+	if (!irdma_cm_build_mpa_frame(cm_node, false, true, pdata, plen))
+		return -EINVAL;
+	if (peer) {
+		irdma_cm_node_get(peer);
+		memcpy(peer->mpa_rx, cm_node->mpa_frame, cm_node->mpa_frame_len);
+		peer->mpa_rx_len = cm_node->mpa_frame_len;
+		irdma_parse_mpa(peer, peer->mpa_rx, peer->mpa_rx_len, false);
+		irdma_event_connect_error(peer, -ECONNREFUSED);
+		irdma_cm_node_finish(peer);
+		irdma_rem_ref_cm_node(peer);
+	}
+	irdma_cm_node_finish(cm_node);
+	return 0;
+}
+
+/**
+ * irdma_cm_close() - close a node on the ULP's or the driver's behalf
+ * @cm_node: node (the caller holds a reference)
+ *
+ * Before the TCP handshake completes: RST.  After it and before offload:
+ * our FIN (FIN_WAIT1, or LAST_ACK after the peer's FIN).  Offloaded
+ * nodes belong to the QP: they are only released.  Closing nodes are
+ * left to finish.
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_cm_close(struct irdma_cm_node *cm_node)
+{
+	switch (cm_node->state) {
+	case IRDMA_CM_STATE_IDLE:
+	case IRDMA_CM_STATE_SYN_SENT:
+	case IRDMA_CM_STATE_SYN_RCVD:
+		irdma_send_reset(cm_node);
+		irdma_cm_node_finish(cm_node);
+		break;
+	case IRDMA_CM_STATE_ESTABLISHED:
+	case IRDMA_CM_STATE_MPAREQ_SENT:
+	case IRDMA_CM_STATE_MPAREQ_RCVD:
+	case IRDMA_CM_STATE_MPAREJ_RCVD:
+		irdma_cm_uncount(cm_node);
+		irdma_cm_stop_state_timer(cm_node);
+		if (cm_node->loopback) {
+			irdma_cm_node_finish(cm_node);
+			break;
+		}
+		irdma_cm_set_state(cm_node, IRDMA_CM_STATE_FIN_WAIT1);
+		if (irdma_send_fin(cm_node))
+			irdma_cm_node_finish(cm_node);
+		break;
+	case IRDMA_CM_STATE_CLOSE_WAIT:
+		irdma_cm_set_state(cm_node, IRDMA_CM_STATE_LAST_ACK);
+		if (irdma_send_fin(cm_node))
+			irdma_cm_node_finish(cm_node);
+		break;
+	case IRDMA_CM_STATE_OFFLOADED:
+		irdma_cm_node_finish(cm_node);
+		break;
+	default:
+		break;
+	}
+}
+
+/**
+ * irdma_cm_abort_node() - tear a connection down now (address removed,
+ * link down, unload)
+ * @cm_node: node (the caller holds a reference)
+ *
+ * Offloaded: the QP is reset, the ULP told CLOSE(-ECONNRESET).  Before
+ * offload: RST and the ULP told the connection failed.
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_cm_abort_node(struct irdma_cm_node *cm_node)
+{
+	struct irdma_qp *iwqp = cm_node->iwqp;
+
+	if (cm_node->state == IRDMA_CM_STATE_CLOSED)
+		return;
+	if (cm_node->offloaded && iwqp) {
+		if (iwqp->cm.cm_node == cm_node) {
+			cm_node->core->ops->qp_reset(iwqp);
+			iwqp->cm.last_ae = IRDMA_AE_RESET_SENT;
+			iwqp->cm.hw_tcp_state = IRDMA_TCPS_CLOSED;
+			irdma_qp_disconnect(iwqp, -ECONNRESET);
+		}
+		irdma_cm_node_finish(cm_node);
+		return;
+	}
+	if (!cm_node->offloaded)
+		irdma_send_reset(cm_node);
+	irdma_cm_report_fail(cm_node, -ECONNRESET);
+	irdma_cm_node_finish(cm_node);
+}
+
+/**
+ * irdma_teardown_list_prep() - collect the nodes an address or link
+ * change takes down
+ * @cm_core: CM instance
+ * @teardown_list: list to fill (through node->tmp; each node referenced)
+ * @ipaddr: local address that went away (host order), or NULL
+ * @ipv4: family of @ipaddr
+ * @vlan_id: VLAN id of the device that went down
+ * @disconnect_all: every node on @vlan_id (link down), not just @ipaddr's
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_teardown_list_prep(struct irdma_cm_core *cm_core,
+				     struct list_head *teardown_list,
+				     const u32 *ipaddr, bool ipv4, u16 vlan_id,
+				     bool disconnect_all)
+{
+	struct irdma_cm_node *cm_node;
+	int bkt;
+
+	hash_for_each(cm_core->nodes, bkt, cm_node, hnode) {
+		bool match;
+
+		if (disconnect_all)
+			match = cm_node->vlan_id == vlan_id;
+		else
+			match = cm_node->ipv4 == ipv4 && ipaddr &&
+				!memcmp(cm_node->loc_addr, ipaddr, 16);
+		if (!match)
+			continue;
+		irdma_cm_node_get(cm_node);
+		list_add(&cm_node->tmp, teardown_list);
+	}
+}
+
+/**
+ * irdma_cm_teardown_connections() - tear down the connections of an
+ * address or of a downed link
+ * @cm_core: CM instance
+ * @ipaddr: address (host order) or NULL
+ * @ipv4: family of @ipaddr
+ * @vlan_id: VLAN id of the device
+ * @disconnect_all: all connections on @vlan_id
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_cm_teardown_connections(struct irdma_cm_core *cm_core,
+					  const u32 *ipaddr, bool ipv4,
+					  u16 vlan_id, bool disconnect_all)
+{
+	struct irdma_cm_node *cm_node, *tmp;
+	LIST_HEAD(teardown_list);
+
+	irdma_teardown_list_prep(cm_core, &teardown_list, ipaddr, ipv4, vlan_id,
+				 disconnect_all);
+	list_for_each_entry_safe(cm_node, tmp, &teardown_list, tmp) {
+		list_del_init(&cm_node->tmp);
+		irdma_cm_abort_node(cm_node);
+		irdma_rem_ref_cm_node(cm_node);
+	}
+}
+
+/**
+ * irdma_cm_ifaddr() - an address or link change (IRDMA_CM_WORK_IFADDR)
+ * @cm_core: CM instance
+ * @work: the change
+ *
+ * Address added: a child listener for it on every wildcard listener of
+ * its family.  Address removed: those children go and its connections are
+ * torn down.  Link down (no address): every connection on that VLAN.
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_cm_ifaddr(struct irdma_cm_core *cm_core,
+			    struct irdma_cm_work *work)
+{
+	struct irdma_cm_listener *listener;
+	bool link = irdma_cm_addr_is_any(work->ifa_addr);
+
+	if (link) {
+		if (!work->ifa_up)
+			irdma_cm_teardown_connections(cm_core, NULL, work->ifa_ipv4,
+						      work->ifa_vlan, true);
+		return;
+	}
+	list_for_each_entry(listener, &cm_core->listeners, list) {
+		if (!listener->wildcard ||
+		    !irdma_cm_listener_family_ok(listener, work->ifa_ipv4))
+			continue;
+		if (work->ifa_up)
+			irdma_cm_add_child(cm_core, listener, work->ifa_ipv4,
+					   work->ifa_addr, work->ifa_vlan);
+		else
+			irdma_del_multiple_qhash(cm_core, listener,
+						 work->ifa_addr, work->ifa_ipv4);
+	}
+	if (!work->ifa_up)
+		irdma_cm_teardown_connections(cm_core, work->ifa_addr,
+					      work->ifa_ipv4, work->ifa_vlan,
+					      false);
+}
+
+/**
+ * irdma_if_notify() - a local address or link of the device changed
+ * @cm_core: CM instance
+ * @netdev: the device (the port's netdev or a VLAN on it), or NULL for
+ *	the port's own
+ * @ipaddr: the address, host-order words (IPv4 in [0]); NULL for a
+ *	link event
+ * @ipv4: family of @ipaddr
+ * @ifup: added / up (else removed / down)
+ *
+ * Called from the inetaddr, inet6addr and netdevice notifiers; only
+ * queues IRDMA_CM_WORK_IFADDR (see irdma_cm_ifaddr()).
+ *
+ * Context: any (the inet6addr chain is atomic).
+ */
+void irdma_if_notify(struct irdma_cm_core *cm_core, struct net_device *netdev,
+		     const u32 *ipaddr, bool ipv4, bool ifup)
+{
+	struct irdma_cm_work *work;
+
+	work = irdma_create_event(cm_core, IRDMA_CM_WORK_IFADDR, NULL,
+				  GFP_ATOMIC);
+	if (!work)
+		return;
+	work->ifa_ipv4 = ipv4;
+	work->ifa_up = ifup;
+	work->ifa_vlan = netdev && is_vlan_dev(netdev) ?
+			 vlan_dev_vlan_id(netdev) : IRDMA_CM_NO_VLAN;
+	if (ipaddr)
+		memcpy(work->ifa_addr, ipaddr, sizeof(work->ifa_addr));
+	irdma_cm_post_event(cm_core, work);
+}
+
+/*
+ * ------------------------------------------------------------------------
+ * Receive path and the dispatcher
+ * ------------------------------------------------------------------------
+ */
+
+/**
+ * irdma_cm_reset_unknown() - answer a segment that matches no connection
+ * @cm_core: CM instance
+ * @seg: the segment
+ * @pkt: its frame (source MAC and VLAN for a temporary address handle)
+ *
+ * Context: cm_core->mutex held; may sleep.
+ */
+static void irdma_cm_reset_unknown(struct irdma_cm_core *cm_core,
+				   const struct irdma_cm_seg *seg,
+				   const struct irdma_cm_rx_pkt *pkt)
+{
+	struct irdma_cm_ah_info info = {};
+	u8 buf[IRDMA_CM_TCP_HDR_SIZE];
+	u32 len, ah_id;
+	int idx;
+
+	cm_core->stats.rx_dropped++;
+	len = irdma_form_uda_cm_frame(seg, buf);
+	if (!len || !pkt->smac_valid)
+		return;
+	idx = cm_core->ops->arp_index(cm_core, seg->ipv4, seg->saddr, pkt->smac);
+	if (idx < 0)
+		return;
+	info.ipv4 = seg->ipv4;
+	memcpy(info.loc_addr, seg->daddr, sizeof(info.loc_addr));
+	memcpy(info.rem_addr, seg->saddr, sizeof(info.rem_addr));
+	ether_addr_copy(info.loc_mac, cm_core->netdev->dev_addr);
+	ether_addr_copy(info.rem_mac, pkt->smac);
+	if (pkt->vlan_valid) {
+		info.insert_vlan = true;
+		info.vlan_tci = pkt->vlan_tci;
+	}
+	info.tos = seg->tos;
+	info.hop_limit = IRDMA_CM_DEFAULT_TTL;
+	info.arp_idx = idx;
+	if (cm_core->ops->ah_create(cm_core, &info, &ah_id))
+		return;
+	cm_core->ops->ilq_send(cm_core, ah_id, buf, len, len);
+	cm_core->stats.resets_sent++;
+	cm_core->ops->ah_destroy(cm_core, ah_id);
+}
+
+/**
+ * irdma_cm_new_passive() - a SYN for a listener: make the passive node
+ * @cm_core: CM instance
+ * @seg: the SYN
+ * @pkt: its frame (source MAC, VLAN)
+ * @vlan_id: VLAN id of the frame
+ *
+ * A full backlog drops the SYN (the peer retransmits, as with Linux
+ * sockets); no listener or a destroyed one answers with RST.
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_cm_new_passive(struct irdma_cm_core *cm_core,
+				 const struct irdma_cm_seg *seg,
+				 const struct irdma_cm_rx_pkt *pkt, u16 vlan_id)
+{
+	struct irdma_cm_listener *listener;
+	struct irdma_cm_node *cm_node;
+	struct irdma_cm_info info = {};
+
+	listener = irdma_find_listener(cm_core, seg->ipv4, seg->daddr, seg->dport,
+				       vlan_id, false);
+	if (!listener) {
+		irdma_cm_reset_unknown(cm_core, seg, pkt);
+		return;
+	}
+	if (listener->pending >= listener->backlog || !pkt->smac_valid) {
+		cm_core->stats.listen_overflows++;
+		cm_core->stats.rx_dropped++;
+		goto out;
+	}
+	info.ipv4 = seg->ipv4;
+	memcpy(info.loc_addr, seg->daddr, sizeof(info.loc_addr));
+	memcpy(info.rem_addr, seg->saddr, sizeof(info.rem_addr));
+	info.loc_port = seg->dport;
+	info.rem_port = seg->sport;
+	info.vlan_id = vlan_id;
+	info.user_pri = pkt->vlan_valid ? pkt->vlan_tci >> VLAN_PRIO_SHIFT : 0;
+	info.tos = listener->tos ? listener->tos : seg->tos;
+	ether_addr_copy(info.rem_mac, pkt->smac);
+	cm_node = irdma_make_cm_node(cm_core, &info, listener);
+	if (!cm_node)
+		goto out;
+	irdma_add_hte_node(cm_core, cm_node);
+	irdma_handle_syn_pkt(cm_node, seg);
+	irdma_rem_ref_cm_node(cm_node);
+out:
+	irdma_dec_refcnt_listen(cm_core, listener);
+}
+
+/**
+ * irdma_cm_rx() - a received frame (IRDMA_CM_WORK_RX)
+ * @cm_core: CM instance
+ * @work: the frame's copy
+ *
+ * Malformed frames are dropped; a frame for a known 4-tuple goes to its
+ * node; a pure SYN may make a passive node; anything else gets a reset.
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_cm_rx(struct irdma_cm_core *cm_core, struct irdma_cm_work *work)
+{
+	const struct irdma_cm_rx_pkt *pkt = &work->pkt;
+	struct irdma_cm_node *cm_node;
+	struct irdma_cm_seg seg;
+	u16 vlan_id;
+
+	if (irdma_cm_parse_segment(pkt->buf, pkt->len, pkt->ipv4, &seg)) {
+		cm_core->stats.rx_dropped++;
+		return;
+	}
+	cm_core->stats.rx_segs++;
+	vlan_id = pkt->vlan_valid ? pkt->vlan_tci & VLAN_VID_MASK :
+		  IRDMA_CM_NO_VLAN;
+	cm_node = irdma_find_node(cm_core, seg.sport, seg.saddr, seg.dport,
+				  seg.daddr, vlan_id);
+	if (cm_node) {
+		irdma_process_pkt(cm_node, &seg);
+		irdma_rem_ref_cm_node(cm_node);
+		return;
+	}
+	if ((seg.flags & (IRDMA_TCP_SYN | IRDMA_TCP_ACK | IRDMA_TCP_RST |
+			  IRDMA_TCP_FIN)) == IRDMA_TCP_SYN)
+		irdma_cm_new_passive(cm_core, &seg, pkt, vlan_id);
+	else
+		irdma_cm_reset_unknown(cm_core, &seg, pkt);
+}
+
+/**
+ * irdma_receive_ilq() - a frame arrived on the ILQ
+ * @cm_core: CM instance
+ * @pkt: the frame (GEN_2 layout; copied, the buffer may be reused on
+ *	return)
+ *
+ * Only copies the frame and queues IRDMA_CM_WORK_RX.
+ *
+ * Context: any.
+ */
+void irdma_receive_ilq(struct irdma_cm_core *cm_core,
+		       const struct irdma_cm_rx_pkt *pkt)
+{
+	struct irdma_cm_work *work;
+	u8 *copy;
+
+	if (!pkt->buf || pkt->len < IRDMA_ILQ_TCP_OFFSET + IRDMA_CM_TCP_HDR_SIZE ||
+	    pkt->len > IRDMA_ILQ_TCP_OFFSET + IRDMA_CM_TCP_MAX_HDR +
+		       IRDMA_MPA_MAX_FRAME + 1500)
+		return;
+	work = irdma_create_event(cm_core, IRDMA_CM_WORK_RX, NULL, GFP_ATOMIC);
+	if (!work)
+		return;
+	copy = kmemdup(pkt->buf, pkt->len, GFP_ATOMIC);
+	if (!copy) {
+		kfree(work);
+		return;
+	}
+	work->pkt = *pkt;
+	work->pkt.buf = copy;
+	work->len = pkt->len;
+	irdma_cm_post_event(cm_core, work);
+}
+
+/**
+ * irdma_cm_event_handler() - the dispatcher: every CM work item runs here
+ * @w: work_struct of a struct irdma_cm_work
+ *
+ * Takes cm_core->mutex, switches on the work type (the handlers switch on
+ * the node state), then drops the item's node and QP references.  Once
+ * the core is dead only the references are dropped.
+ *
+ * Context: process context (cm_core->wq, ordered).
+ */
+static void irdma_cm_event_handler(struct work_struct *w)
+{
+	struct irdma_cm_work *work = container_of(w, struct irdma_cm_work, work);
+	struct irdma_cm_core *cm_core = work->core;
+	struct irdma_cm_node *cm_node = work->node;
+	struct irdma_qp *iwqp = work->iwqp;
+	bool embedded = work->embedded;
+
+	mutex_lock(&cm_core->mutex);
+	switch (work->type) {
+	case IRDMA_CM_WORK_RX:
+		if (!cm_core->dead)
+			irdma_cm_rx(cm_core, work);
+		break;
+	case IRDMA_CM_WORK_REXMIT:
+		irdma_cm_rexmit(cm_node);
+		break;
+	case IRDMA_CM_WORK_TIMEOUT:
+		irdma_handle_close_entry(cm_node);
+		break;
+	case IRDMA_CM_WORK_ESTABLISHED:
+		irdma_cm_rts_rcvd(iwqp);
+		break;
+	case IRDMA_CM_WORK_DISCONN:
+		irdma_disconnect_worker(work);
+		break;
+	case IRDMA_CM_WORK_IFADDR:
+		irdma_cm_ifaddr(cm_core, work);
+		break;
+	}
+	if (embedded) {
+		/* the timer's reference; the item lives in the node */
+		irdma_rem_ref_cm_node(cm_node);
+		mutex_unlock(&cm_core->mutex);
+		return;
+	}
+	mutex_unlock(&cm_core->mutex);
+	irdma_cm_free_work(work);
+}
+
+/*
+ * ------------------------------------------------------------------------
+ * iw_cm provider calls
+ * ------------------------------------------------------------------------
+ */
+
+/**
+ * irdma_cm_core_of() - CM instance of an iw_cm id
+ * @cm_id: iw_cm id
+ *
+ * Return: the core of the id's device.
+ */
+static struct irdma_cm_core *irdma_cm_core_of(struct iw_cm_id *cm_id)
+{
+	return &to_iwdev(cm_id->device)->cm_core;
+}
+
+/**
+ * irdma_connect() - iw_cm connect: start an active open
+ * @cm_id: iw_cm id; m_local_addr/m_remote_addr (iwpm-mapped) go on the wire
+ * @conn_param: QP number, IRD, ORD, private data (at most 255 bytes)
+ *
+ * Returns as soon as the SYN is out (or the loopback partner reached);
+ * the result comes as CONNECT_REPLY.
+ *
+ * Context: process context; takes cm_core->mutex; never waits for the
+ * network.
+ * Return: 0, or -EINVAL (bad QP, length or addresses), -EAFNOSUPPORT,
+ * -ENETUNREACH/-EHOSTUNREACH (no route or neighbour), -ECONNREFUSED
+ * (loopback without a listener), -EADDRINUSE, -ENOMEM, or a hw error.
+ */
+int irdma_connect(struct iw_cm_id *cm_id, struct iw_cm_conn_param *conn_param)
+{
+	struct irdma_cm_core *cm_core = irdma_cm_core_of(cm_id);
+	struct irdma_cm_route rt = {};
+	struct irdma_cm_info info;
+	struct irdma_qp *iwqp;
+	int ret;
+
+	if (conn_param->private_data_len > IRDMA_CM_MAX_ULP_PDATA ||
+	    (conn_param->private_data_len && !conn_param->private_data))
+		return -EINVAL;
+	ret = irdma_get_addr_info(&cm_id->m_local_addr, &cm_id->m_remote_addr,
+				  &info);
+	if (ret)
+		return ret;
+	if (!info.loc_port || !info.rem_port ||
+	    irdma_cm_addr_is_any(info.rem_addr))
+		return -EINVAL;
+
+	rt.ipv4 = info.ipv4;
+	memcpy(rt.loc_addr, info.loc_addr, sizeof(rt.loc_addr));
+	memcpy(rt.rem_addr, info.rem_addr, sizeof(rt.rem_addr));
+
+	mutex_lock(&cm_core->mutex);
+	iwqp = cm_core->ops->qp_get(cm_core, conn_param->qpn);
+	if (!iwqp) {
+		ret = -EINVAL;
+		goto out;
+	}
+	if (iwqp->cm.cm_node) {
+		cm_core->ops->qp_put(iwqp);
+		ret = -EBUSY;
+		goto out;
+	}
+	ret = cm_core->net->route(cm_core, &rt);
+	if (ret) {
+		cm_core->ops->qp_put(iwqp);
+		goto out;
+	}
+	ret = irdma_create_cm_node(cm_core, cm_id, conn_param, &rt, &info, iwqp);
+	if (ret && !iwqp->cm.cm_node)
+		cm_core->ops->qp_put(iwqp);
+out:
+	mutex_unlock(&cm_core->mutex);
+	irdma_cm_dbg(cm_core, "connect qpn %u: %d\n", conn_param->qpn, ret);
+	return ret;
+}
+
+/**
+ * irdma_cm_release_connreq() - drop the reference CONNECT_REQUEST gave
+ * @cm_node: passive node
+ *
+ * Context: cm_core->mutex held; the caller holds another reference.
+ */
+static void irdma_cm_release_connreq(struct irdma_cm_node *cm_node)
+{
+	if (cm_node->connreq_ref) {
+		cm_node->connreq_ref = false;
+		irdma_rem_ref_cm_node(cm_node);
+	}
+}
+
+/**
+ * irdma_cm_loopback_accept() - finish an accepted loopback connection
+ * @cm_node: passive node; its MPA reply is built
+ *
+ * The active partner parses the reply as it would from the wire and is
+ * offloaded after the passive QP; the reply counts as sent on the passive
+ * side (no LSMM), received on the active side.
+ *
+ * Context: cm_core->mutex held.
+ * Return: 0 or -ECONNRESET if the partner is gone.
+ */
+static int irdma_cm_loopback_accept(struct irdma_cm_node *cm_node)
+{
+	struct irdma_cm_node *peer = cm_node->lpb_peer;
+
+	if (!peer || peer->state != IRDMA_CM_STATE_MPAREQ_SENT)
+		return -ECONNRESET;
+	cm_node->snd_nxt += cm_node->mpa_frame_len;
+	peer->rcv_nxt += cm_node->mpa_frame_len;
+	memcpy(peer->mpa_rx, cm_node->mpa_frame, cm_node->mpa_frame_len);
+	peer->mpa_rx_len = cm_node->mpa_frame_len;
+	return 0;
+}
+
+/**
+ * irdma_accept() - iw_cm accept: answer a connection request
+ * @cm_id: the new iw_cm id (provider_data = node from CONNECT_REQUEST)
+ * @conn_param: QP number, IRD, ORD, private data (at most 255 bytes)
+ *
+ * Runs the RFC 6581 negotiation with the ULP's IRD/ORD (a refusal sends
+ * an MPA reject with FIN), builds the MPA reply, and offloads the QP with
+ * the reply as its LSMM.  ESTABLISHED follows the RTS AE.  On any error
+ * the connection is closed towards the peer.
+ *
+ * Context: process context; takes cm_core->mutex.
+ * Return: 0, -EINVAL, -ECONNRESET (the peer went away), -ECONNREFUSED
+ * (negotiation failed), or a hw error.
+ */
+int irdma_accept(struct iw_cm_id *cm_id, struct iw_cm_conn_param *conn_param)
+{
+	struct irdma_cm_core *cm_core = irdma_cm_core_of(cm_id);
+	struct irdma_cm_node *cm_node;
+	struct irdma_cm_node *peer;
+	struct irdma_qp *iwqp = NULL;
+	int ret;
+
+	mutex_lock(&cm_core->mutex);
+	cm_node = cm_id->provider_data;
+	if (!cm_node || !cm_node->connreq_ref) {
+		mutex_unlock(&cm_core->mutex);
+		return -EINVAL;
+	}
+	irdma_cm_node_get(cm_node);
+	irdma_cm_release_connreq(cm_node);
+	cm_id->provider_data = NULL;
+
+	if (cm_node->state != IRDMA_CM_STATE_MPAREQ_RCVD) {
+		ret = -ECONNRESET;
+		goto out;
+	}
+	if (conn_param->private_data_len > IRDMA_CM_MAX_ULP_PDATA ||
+	    (conn_param->private_data_len && !conn_param->private_data)) {
+		ret = -EINVAL;
+		goto err_close;
+	}
+	iwqp = cm_core->ops->qp_get(cm_core, conn_param->qpn);
+	if (!iwqp || iwqp->cm.cm_node) {
+		ret = -EINVAL;
+		goto err_close;
+	}
+
+	irdma_record_ird_ord(cm_node, conn_param->ird, conn_param->ord);
+	if (cm_node->mpa_enhanced &&
+	    irdma_negotiate_mpa_v2_ird_ord(cm_node, true)) {
+		irdma_cm_err(cm_core, "accept: MPA negotiation failed, error %u\n",
+			     cm_node->mpa_err);
+		ret = -ECONNREFUSED;
+		goto err_close;
+	}
+	if (!cm_node->mpa_enhanced)
+		cm_node->rtr = IRDMA_RTR_NONE;
+	if (!irdma_cm_build_mpa_frame(cm_node, false, false,
+				      conn_param->private_data,
+				      conn_param->private_data_len)) {
+		ret = -EINVAL;
+		goto err_close;
+	}
+	irdma_cm_bind(cm_node, cm_id, iwqp);
+	iwqp = NULL;
+	irdma_cm_uncount(cm_node);
+
+	peer = cm_node->lpb_peer;
+	if (cm_node->loopback) {
+		ret = irdma_cm_loopback_accept(cm_node);
+	} else {
+		cm_node->lsmm = kmemdup(cm_node->mpa_frame,
+					cm_node->mpa_frame_len, GFP_KERNEL);
+		ret = cm_node->lsmm ? 0 : -ENOMEM;
+	}
+	if (!ret)
+		ret = irdma_cm_init_tsa_conn(cm_node, cm_node->iwqp);
+	if (ret) {
+		/* accept fails: iw_cm goes idle and expects no event */
+		cm_node->established_reported = true;
+		cm_node->close_reported = true;
+		if (!cm_node->loopback)
+			irdma_send_reset(cm_node);
+		irdma_cm_node_finish(cm_node);
+		goto out;
+	}
+	cm_core->stats.accepts++;
+	if (peer) {
+		irdma_cm_node_get(peer);
+		irdma_cm_mpa_reply_rcvd(peer);
+		irdma_rem_ref_cm_node(peer);
+	}
+	ret = 0;
+	goto out;
+
+err_close:
+	if (iwqp)
+		cm_core->ops->qp_put(iwqp);
+	if (cm_node->mpa_err && !cm_node->loopback)
+		irdma_send_mpa_reject(cm_node, NULL, 0);
+	else if (cm_node->loopback)
+		irdma_cm_reject(cm_node, NULL, 0);
+	else
+		irdma_cm_close(cm_node);
+out:
+	irdma_rem_ref_cm_node(cm_node);
+	mutex_unlock(&cm_core->mutex);
+	return ret;
+}
+
+/**
+ * irdma_reject() - iw_cm reject: refuse a connection request
+ * @cm_id: the new iw_cm id (provider_data = node from CONNECT_REQUEST)
+ * @pdata: private data for the peer, or NULL
+ * @pdata_len: its length (at most 255)
+ *
+ * iw_cm also calls this when an id is destroyed without an answer.
+ *
+ * Context: process context; takes cm_core->mutex.
+ * Return: 0, -EINVAL, or -ECONNRESET if the connection already went.
+ */
+int irdma_reject(struct iw_cm_id *cm_id, const void *pdata, u8 pdata_len)
+{
+	struct irdma_cm_core *cm_core = irdma_cm_core_of(cm_id);
+	struct irdma_cm_node *cm_node;
+	int ret;
+
+	mutex_lock(&cm_core->mutex);
+	cm_node = cm_id->provider_data;
+	if (!cm_node || !cm_node->connreq_ref) {
+		mutex_unlock(&cm_core->mutex);
+		return -EINVAL;
+	}
+	irdma_cm_node_get(cm_node);
+	irdma_cm_release_connreq(cm_node);
+	cm_id->provider_data = NULL;
+	if (pdata_len && !pdata)
+		pdata_len = 0;
+	ret = irdma_cm_reject(cm_node, pdata, pdata_len);
+	irdma_rem_ref_cm_node(cm_node);
+	mutex_unlock(&cm_core->mutex);
+	return ret;
+}
+
+/**
+ * irdma_create_listen() - iw_cm listen
+ * @cm_id: iw_cm id; m_local_addr is the (iwpm-mapped) address to listen on,
+ *	the wildcard covers every address of the device and its VLANs
+ * @backlog: connections that may wait for accept
+ *
+ * Context: process context; takes cm_core->mutex.
+ * Return: 0, -EADDRINUSE, -EAFNOSUPPORT, -ENOMEM or a hw error.
+ */
+int irdma_create_listen(struct iw_cm_id *cm_id, int backlog)
+{
+	struct irdma_cm_core *cm_core = irdma_cm_core_of(cm_id);
+	struct irdma_cm_listener *listener;
+	struct irdma_cm_info info;
+	int ret;
+
+	ret = irdma_get_addr_info(&cm_id->m_local_addr, NULL, &info);
+	if (ret)
+		return ret;
+	if (!info.loc_port)
+		return -EINVAL;
+	mutex_lock(&cm_core->mutex);
+	listener = irdma_make_listen_node(cm_core, cm_id, &info, backlog);
+	if (IS_ERR(listener)) {
+		ret = PTR_ERR(listener);
+	} else {
+		cm_id->provider_data = listener;
+		ret = 0;
+	}
+	mutex_unlock(&cm_core->mutex);
+	irdma_cm_dbg(cm_core, "listen port %u: %d\n", info.loc_port, ret);
+	return ret;
+}
+
+/**
+ * irdma_destroy_listen() - iw_cm destroy listen
+ * @cm_id: iw_cm id of the listener
+ *
+ * Context: process context; takes cm_core->mutex.
+ * Return: 0, or -EINVAL if the id does not listen.
+ */
+int irdma_destroy_listen(struct iw_cm_id *cm_id)
+{
+	struct irdma_cm_core *cm_core = irdma_cm_core_of(cm_id);
+	struct irdma_cm_listener *listener;
+
+	mutex_lock(&cm_core->mutex);
+	listener = cm_id->provider_data;
+	if (!listener || listener->cm_id != cm_id) {
+		mutex_unlock(&cm_core->mutex);
+		return -EINVAL;
+	}
+	irdma_cm_del_listen(cm_core, listener, true);
+	mutex_unlock(&cm_core->mutex);
+	return 0;
+}
+
+/*
+ * ------------------------------------------------------------------------
+ * Setup and teardown
+ * ------------------------------------------------------------------------
+ */
+
+/**
+ * irdma_setup_cm_core() - set a CM instance up (probe)
+ * @cm_core: the core embedded in @iwdev
+ * @ops: hardware layer (const, lives as long as the core)
+ * @iwdev: device; iwdev->netdev and iwdev->ibdev must be set
+ *
+ * Sets the default timer constants (fact sheet §7.2) and the kernel
+ * network lookups, and creates the ordered workqueue.
+ *
+ * Context: process context.
+ * Return: 0 or -ENOMEM.
+ */
+int irdma_setup_cm_core(struct irdma_cm_core *cm_core,
+			const struct irdma_cm_hw_ops *ops,
+			struct irdma_device *iwdev)
+{
+	memset(cm_core, 0, sizeof(*cm_core));
+	cm_core->iwdev = iwdev;
+	cm_core->netdev = iwdev->netdev;
+	cm_core->ops = ops;
+	cm_core->net = &irdma_cm_kernel_net_ops;
+	mutex_init(&cm_core->mutex);
+	spin_lock_init(&cm_core->work_lock);
+	hash_init(cm_core->nodes);
+	INIT_LIST_HEAD(&cm_core->listeners);
+	cm_core->tun.rexmit_timeout = HZ;
+	cm_core->tun.rexmit_max_timeout = 12 * HZ;
+	cm_core->tun.max_rexmits = 32;
+	cm_core->tun.time_wait = HZ / 10;
+	cm_core->tun.rts_timeout = 12 * HZ;
+	cm_core->tun.fin_wait2_timeout = 60 * HZ;
+	cm_core->tun.mpa_timeout = 30 * HZ;
+	cm_core->wq = alloc_ordered_workqueue("irdma-cm-%s", WQ_MEM_RECLAIM,
+					      dev_name(&iwdev->ibdev.dev));
+	if (!cm_core->wq)
+		return -ENOMEM;
+	return 0;
+}
+
+/**
+ * irdma_timer_list_prep() - collect the nodes with an armed timer
+ * @cm_core: CM instance
+ * @timer_list: list to fill (through node->tmp; each node referenced)
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_timer_list_prep(struct irdma_cm_core *cm_core,
+				  struct list_head *timer_list)
+{
+	struct irdma_cm_node *cm_node;
+	int bkt;
+
+	hash_for_each(cm_core->nodes, bkt, cm_node, hnode) {
+		if (!timer_pending(&cm_node->rexmit_timer) &&
+		    !timer_pending(&cm_node->state_timer))
+			continue;
+		irdma_cm_node_get(cm_node);
+		list_add(&cm_node->tmp, timer_list);
+	}
+}
+
+/**
+ * irdma_cleanup_cm_core() - take a CM instance down (remove)
+ * @cm_core: CM instance
+ *
+ * Stops new work, takes every listener down, aborts every connection
+ * (RST before offload, QP reset after, the ULP told), stops every timer,
+ * drains the workqueue and destroys it.  Nodes still referenced from
+ * outside (a QP that was never destroyed) are reported.
+ *
+ * Context: process context; after ib_unregister_device().
+ */
+void irdma_cleanup_cm_core(struct irdma_cm_core *cm_core)
+{
+	struct irdma_cm_listener *listener, *ltmp;
+	struct irdma_cm_node *cm_node, *tmp;
+	LIST_HEAD(timer_list);
+	LIST_HEAD(all);
+	unsigned long flags;
+	int bkt;
+
+	if (!cm_core->wq)
+		return;
+	mutex_lock(&cm_core->mutex);
+	spin_lock_irqsave(&cm_core->work_lock, flags);
+	cm_core->dead = true;
+	spin_unlock_irqrestore(&cm_core->work_lock, flags);
+
+	list_for_each_entry_safe(listener, ltmp, &cm_core->listeners, list)
+		irdma_cm_del_listen(cm_core, listener, true);
+
+	hash_for_each(cm_core->nodes, bkt, cm_node, hnode) {
+		irdma_cm_node_get(cm_node);
+		list_add(&cm_node->tmp, &all);
+	}
+	list_for_each_entry_safe(cm_node, tmp, &all, tmp) {
+		list_del_init(&cm_node->tmp);
+		irdma_cm_abort_node(cm_node);
+		irdma_cm_node_finish(cm_node);
+		irdma_rem_ref_cm_node(cm_node);
+	}
+	irdma_timer_list_prep(cm_core, &timer_list);
+	mutex_unlock(&cm_core->mutex);
+
+	list_for_each_entry_safe(cm_node, tmp, &timer_list, tmp) {
+		if (del_timer_sync(&cm_node->rexmit_timer))
+			irdma_cm_node_put_nonlast(cm_node);
+		if (del_timer_sync(&cm_node->state_timer))
+			irdma_cm_node_put_nonlast(cm_node);
+	}
+	drain_workqueue(cm_core->wq);
+
+	mutex_lock(&cm_core->mutex);
+	list_for_each_entry_safe(cm_node, tmp, &timer_list, tmp) {
+		list_del_init(&cm_node->tmp);
+		irdma_rem_ref_cm_node(cm_node);
+	}
+	if (cm_core->node_cnt)
+		irdma_cm_err(cm_core, "%u connection nodes still referenced\n",
+			     cm_core->node_cnt);
+	mutex_unlock(&cm_core->mutex);
+	destroy_workqueue(cm_core->wq);
+	cm_core->wq = NULL;
+}
+
+#endif /* !IRDMA_CM_WIRE_ONLY */

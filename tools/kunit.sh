@@ -1,0 +1,139 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run the connection manager's KUnit suites in a debug kernel (KUnit,
+# lockdep, atomic-sleep checks, KASAN) built from Debian's linux-source-6.1.
+#
+#   tools/kunit.sh [--build-only] [GLOB]
+#
+# The kernel tree is a hard-linked copy of the extracted source (cheap) with
+# this checkout dropped into drivers/infiniband/hw/irdma; the build directory
+# is keyed by the source version and a hash of tools/kunit/irdma.kunitconfig,
+# both under $CACHE (default /var/cache/irdma), outside the checkout.  Only
+# changed files are re-synced, so an edit of cm.c rebuilds one object and
+# relinks.
+#
+# Output: one line per case, "PASS: kunit.<suite>.<case>",
+# "FAIL: kunit.<suite>.<case>: reason" or "SKIP: kunit.<suite>.<case>: reason",
+# then "PASS: kunit.dmesg" or "FAIL: kunit.dmesg: <first report line>" for
+# lockdep, KASAN, WARNING or BUG reports anywhere in the test kernel's log.
+# Exit status: 0 when everything passed.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/.." && pwd)
+CACHE=${CACHE:-/var/cache/irdma}
+kconf=$here/kunit/irdma.kunitconfig
+build_only=0
+glob='irdma*'
+for a in "$@"; do
+	case "$a" in
+	--build-only) build_only=1 ;;
+	-h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+	*) glob=$a ;;
+	esac
+done
+
+src=$("$here/linux-src.sh")
+ver=$(basename "$(dirname "$src")")
+ver=${ver#src-}
+hash=$(cat "$kconf" | sha256sum | cut -c1-12)
+base=$CACHE/kunit
+tree=$base/tree-$ver
+bdir=$base/build-$ver-$hash
+log=$base/log-$ver-$hash.txt
+mkdir -p "$base"
+
+if [ ! -f "$tree/.irdma-tree" ]; then
+	echo "kunit.sh: preparing kernel tree $tree" >&2
+	rm -rf "$tree" "$tree.tmp"
+	cp -al "$src" "$tree.tmp"
+	rm -f "$tree.tmp/.extracted"
+	# Descend into irdma/ for the test module even with IRDMA off.  The file
+	# is a hard link into the pristine source: replace it, never edit it.
+	mk=$tree.tmp/drivers/infiniband/hw/Makefile
+	sed 's|^obj-$(CONFIG_INFINIBAND_IRDMA)[[:space:]]*+= irdma/|obj-y += irdma/|' \
+		"$mk" >"$mk.new"
+	rm -f "$mk"
+	mv "$mk.new" "$mk"
+	grep -q '^obj-y += irdma/' "$mk" || { echo "kunit.sh: cannot patch $mk" >&2; exit 1; }
+	touch "$tree.tmp/.irdma-tree"
+	mv "$tree.tmp" "$tree"
+fi
+
+# Drop our tree in.  The directory is rebuilt from scratch (the pristine
+# files there are hard links: unlink, never write through them); tar keeps
+# modification times, so make rebuilds only what changed.
+dst=$tree/drivers/infiniband/hw/irdma
+rm -rf "$dst"
+mkdir -p "$dst"
+tar -C "$root" --exclude=./.git --exclude=./tools --exclude=./.ci \
+	--exclude=./Documentation --exclude='*.o' --exclude='*.ko' \
+	--exclude='*.cmd' --exclude='*.mod*' -cf - . | tar -C "$dst" -xf -
+
+cd "$tree"
+kunit=(python3 tools/testing/kunit/kunit.py)
+jobs=$(nproc)
+if [ "$build_only" = 1 ]; then
+	nice "${kunit[@]}" build --arch=x86_64 --build_dir="$bdir" \
+		--kunitconfig="$kconf" --jobs="$jobs"
+	exit $?
+fi
+
+set +e
+nice "${kunit[@]}" run --arch=x86_64 --build_dir="$bdir" --kunitconfig="$kconf" \
+	--jobs="$jobs" --timeout=900 --raw_output=all "$glob" >"$log" 2>&1
+rc=$?
+set -e
+
+python3 - "$log" "$rc" <<'PY'
+import re, sys
+log, rc = sys.argv[1], int(sys.argv[2])
+lines = open(log, errors='replace').read().splitlines()
+ts = re.compile(r'^\[\s*\d+\.\d+\]\s?')
+suite = None
+diag = []
+n = {'PASS': 0, 'FAIL': 0, 'SKIP': 0}
+bad = re.compile(r'(BUG:|WARNING:|possible circular locking|possible recursive locking|'
+                 r'inconsistent lock state|DEBUG_LOCKS_WARN_ON|ODEBUG:|UBSAN:|'
+                 r'Kernel panic|lockdep|kernel BUG at|suspicious RCU usage|'
+                 r'sleeping function called from invalid context)')
+report = None
+for raw in lines:
+    l = ts.sub('', raw.rstrip('\r'))
+    if report is None and bad.search(l) and 'EXPECTATION FAILED' not in l:
+        report = l.strip()
+    m = re.match(r'^    # Subtest: (\S+)', l)
+    if m:
+        suite = m.group(1)
+        diag = []
+        continue
+    if re.match(r'^\s{8,}#', l) or re.match(r'^\s{8,}(Expected|but|which)', l):
+        diag.append(l.strip().lstrip('# ').strip())
+        continue
+    m = re.match(r'^    (not )?ok \d+ (\S+)(\s+#\s*(SKIP)\s*(.*))?', l)
+    if m and suite:
+        case = m.group(2)
+        if m.group(4):
+            print('SKIP: kunit.%s.%s: %s' % (suite, case, m.group(5) or 'skipped'))
+            n['SKIP'] += 1
+        elif m.group(1):
+            reason = '; '.join(d for d in diag if d)[:300] or 'failed'
+            print('FAIL: kunit.%s.%s: %s' % (suite, case, reason))
+            n['FAIL'] += 1
+        else:
+            print('PASS: kunit.%s.%s' % (suite, case))
+            n['PASS'] += 1
+        diag = []
+total = sum(n.values())
+if total == 0:
+    print('FAIL: kunit.run: no test results (kunit.py exit %d, log %s)' % (rc, log))
+    sys.exit(1)
+if report:
+    print('FAIL: kunit.dmesg: %s' % report)
+else:
+    print('PASS: kunit.dmesg')
+print('kunit: %d passed, %d failed, %d skipped (log %s)' %
+      (n['PASS'], n['FAIL'], n['SKIP'], log), file=sys.stderr)
+sys.exit(1 if n['FAIL'] or report else 0)
+PY
