@@ -1059,3 +1059,106 @@ int irdma_cqp_manage_qhash(struct irdma_pci_f *rf,
 	}
 	return irdma_cqp_exec(rf, &cmd);
 }
+
+/**
+ * irdma_cqp_ws_node() - WORK_SCHED_NODE: add, modify or delete a node of
+ * the transmit scheduler tree
+ * @rf: RDMA function
+ * @p: node
+ * @qs_handle: receives the queue-set handle for a leaf add (may be NULL)
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or a negative errno.
+ */
+int irdma_cqp_ws_node(struct irdma_pci_f *rf, const struct irdma_ws_params *p,
+		      u16 *qs_handle)
+{
+	struct irdma_cqp_cmd cmd;
+	int ret;
+
+	irdma_cqp_hdr(&cmd, IRDMA_CQP_OP_WORK_SCHED_NODE,
+		      FIELD_PREP(IRDMA_CQP_WS_QW3_NODEID, p->id) |
+		      FIELD_PREP(IRDMA_CQP_WS_QW3_PARENTID, p->parent) |
+		      FIELD_PREP(IRDMA_CQP_WS_QW3_NODEOP, p->op) |
+		      FIELD_PREP(IRDMA_CQP_WS_QW3_TC, p->tc) |
+		      FIELD_PREP(IRDMA_CQP_WS_QW3_PRIOTYPE, p->prio_type) |
+		      FIELD_PREP(IRDMA_CQP_WS_QW3_LEAF, p->leaf) |
+		      FIELD_PREP(IRDMA_CQP_WS_QW3_ENABLE, p->enable));
+	cmd.wqe.qw[4] = le64_encode_bits(p->weight, IRDMA_CQP_WS_QW4_WEIGHT) |
+			le64_encode_bits(p->vsi, IRDMA_CQP_WS_QW4_VSI);
+	ret = irdma_cqp_exec(rf, &cmd);
+	if (!ret && qs_handle)
+		*qs_handle = cmd.op_ret;
+	return ret;
+}
+
+/**
+ * irdma_cqp_qp_cmd() - CREATE_QP, MODIFY_QP or DESTROY_QP
+ * @rf: RDMA function
+ * @op: opcode
+ * @p: parameters
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or a negative errno.
+ */
+int irdma_cqp_qp_cmd(struct irdma_pci_f *rf, enum irdma_cqp_op op,
+		     const struct irdma_qp_cmd_params *p)
+{
+	struct irdma_cqp_cmd cmd;
+
+	irdma_cqp_hdr(&cmd, op,
+		      FIELD_PREP(IRDMA_CQP_QP_QW3_QPID, p->qp_id) |
+		      FIELD_PREP(IRDMA_CQP_QP_QW3_QPTYPE, p->qp_type) |
+		      FIELD_PREP(IRDMA_CQP_QP_QW3_ORDVALID, p->ord_valid) |
+		      FIELD_PREP(IRDMA_CQP_QP_QW3_TOECTXVALID, p->tcp_ctx_valid) |
+		      FIELD_PREP(IRDMA_CQP_QP_QW3_VQ, p->virtual_map) |
+		      FIELD_PREP(IRDMA_CQP_QP_QW3_CQNUMVALID, p->cq_num_valid) |
+		      FIELD_PREP(IRDMA_CQP_QP_QW3_MACVALID, p->mac_valid) |
+		      FIELD_PREP(IRDMA_CQP_QP_QW3_REMOVEHASHENTRY, p->remove_hash) |
+		      FIELD_PREP(IRDMA_CQP_QP_QW3_TERMACT, p->term_act) |
+		      FIELD_PREP(IRDMA_CQP_QP_QW3_RESETCON, p->reset_con) |
+		      FIELD_PREP(IRDMA_CQP_QP_QW3_ARPTABIDXVALID, p->arp_valid) |
+		      FIELD_PREP(IRDMA_CQP_QP_QW3_NEXTIWSTATE, p->next_state));
+	cmd.wqe.qw[1] = le64_encode_bits(p->term_len, IRDMA_CQP_QP_QW1_TERMLEN);
+	cmd.wqe.qw[2] = cpu_to_le64(p->ctx_pa);
+	cmd.wqe.qw[5] = cpu_to_le64(p->shadow_pa);
+	return irdma_cqp_exec(rf, &cmd);
+}
+
+/**
+ * irdma_cqp_ah() - CREATE_ADDR_HANDLE or DESTROY_ADDR_HANDLE
+ * @rf: RDMA function
+ * @p: address handle
+ * @create: create (true) or destroy (false)
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or a negative errno.
+ */
+int irdma_cqp_ah(struct irdma_pci_f *rf, const struct irdma_ah_params *p,
+		 bool create)
+{
+	struct irdma_cqp_cmd cmd;
+	__le64 *qw = cmd.wqe.qw;
+
+	irdma_cqp_hdr(&cmd, create ? IRDMA_CQP_OP_CREATE_ADDR_HANDLE :
+				     IRDMA_CQP_OP_DESTROY_ADDR_HANDLE,
+		      FIELD_PREP(IRDMA_CQP_AH_QW3_AVIDX, p->ah_id) |
+		      FIELD_PREP(IRDMA_CQP_AH_QW3_IPV4VALID, p->ipv4) |
+		      FIELD_PREP(IRDMA_CQP_AH_QW3_INSERTVLAN, p->insert_vlan) |
+		      FIELD_PREP(IRDMA_CQP_AH_QW3_LOOPBACK, p->loopback));
+	if (create) {
+		qw[0] = le64_encode_bits(irdma_mac_to_u64(p->mac),
+					 IRDMA_CQP_AH_QW0_MAC);
+		qw[1] = le64_encode_bits(p->vlan_tci, IRDMA_CQP_AH_QW1_VLANTAG) |
+			le64_encode_bits(p->tc, IRDMA_CQP_AH_QW1_TC) |
+			le64_encode_bits(p->pd_id & 0xffff,
+					 IRDMA_CQP_AH_QW1_PDIDXLO);
+		qw[2] = le64_encode_bits(p->flow_label, IRDMA_CQP_AH_QW2_FLOWLABEL) |
+			le64_encode_bits(p->pd_id >> 16, IRDMA_CQP_AH_QW2_PDIDXHI) |
+			le64_encode_bits(p->hop_limit, IRDMA_CQP_AH_QW2_HOPLIMIT) |
+			le64_encode_bits(p->arp_idx, IRDMA_CQP_AH_QW2_ARPINDEX);
+		irdma_ip_to_words(&qw[5], &qw[4], p->dest_ip, p->ipv4);
+		irdma_ip_to_words(&qw[7], &qw[6], p->src_ip, p->ipv4);
+	}
+	return irdma_cqp_exec(rf, &cmd);
+}

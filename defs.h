@@ -919,6 +919,220 @@ enum irdma_tcp_state_hw {
 #define IRDMA_CQP_MINOR_BAD_ORDER	0x0006
 
 /* ------------------------------------------------------------------------ */
+/* QP host context (256 bytes)                                              */
+/* ------------------------------------------------------------------------ */
+
+#define IRDMA_QPC_WORDS			32
+#define IRDMA_QPC_QW0			0
+#define IRDMA_QPC_QW0_DDP_VER		GENMASK_ULL(1, 0)	/* 1 */
+#define IRDMA_QPC_QW0_IBRDENABLE	BIT_ULL(2)	/* IB-style read (GEN_2) */
+#define IRDMA_QPC_QW0_IPV4		BIT_ULL(3)
+#define IRDMA_QPC_QW0_NONAGLE		BIT_ULL(4)
+#define IRDMA_QPC_QW0_INSERTVLANTAG	BIT_ULL(5)
+#define IRDMA_QPC_QW0_TIMESTAMP		BIT_ULL(7)	/* TCP timestamps */
+#define IRDMA_QPC_QW0_RQWQESIZE		GENMASK_ULL(9, 8)	/* rq shift */
+#define IRDMA_QPC_QW0_LIMIT		GENMASK_ULL(13, 12)	/* cwnd inc limit */
+#define IRDMA_QPC_QW0_ECN_EN		BIT_ULL(14)
+#define IRDMA_QPC_QW0_DROPOOOSEG	BIT_ULL(15)
+#define IRDMA_QPC_QW0_DUPACK_THRESH	GENMASK_ULL(18, 16)
+#define IRDMA_QPC_QW0_ERR_RQ_IDX_VALID	BIT_ULL(19)
+#define IRDMA_QPC_QW0_PDIDXHI		GENMASK_ULL(21, 20)	/* PD id 17:16 */
+#define IRDMA_QPC_QW0_DC_TCP_EN		BIT_ULL(25)
+#define IRDMA_QPC_QW0_RCVTPHEN		BIT_ULL(28)
+#define IRDMA_QPC_QW0_XMITTPHEN		BIT_ULL(29)
+#define IRDMA_QPC_QW0_RQTPHEN		BIT_ULL(30)
+#define IRDMA_QPC_QW0_SQTPHEN		BIT_ULL(31)
+#define IRDMA_QPC_QW0_PPIDX		GENMASK_ULL(41, 32)	/* push page */
+#define IRDMA_QPC_QW0_PMENA		BIT_ULL(47)	/* push mode */
+#define IRDMA_QPC_QW0_RDMAP_VER		GENMASK_ULL(63, 62)	/* 1 */
+#define IRDMA_QPC_SQ_PA			1	/* SQ PA or PBLE index */
+#define IRDMA_QPC_RQ_PA			2	/* RQ PA or PBLE index */
+#define IRDMA_QPC_QW3			3
+#define IRDMA_QPC_QW3_TTL		GENMASK_ULL(7, 0)
+#define IRDMA_QPC_QW3_RQSIZE		GENMASK_ULL(11, 8)	/* log2(quanta)-2 */
+#define IRDMA_QPC_QW3_SQSIZE		GENMASK_ULL(15, 12)	/* log2(quanta)-2 */
+#define IRDMA_QPC_QW3_GEN1_SRCMACIDX	GENMASK_ULL(21, 16)
+#define IRDMA_QPC_QW3_AVOIDSTRETCHACK	BIT_ULL(23)
+#define IRDMA_QPC_QW3_TOS		GENMASK_ULL(31, 24)
+#define IRDMA_QPC_QW3_SRCPORT		GENMASK_ULL(47, 32)	/* local port */
+#define IRDMA_QPC_QW3_DESTPORT		GENMASK_ULL(63, 48)	/* remote port */
+#define IRDMA_QPC_DEST_IP_LO		4	/* remote IP words 2 (63:32), 3 */
+#define IRDMA_QPC_DEST_IP_HI		5	/* remote IP words 0 (63:32), 1 */
+#define IRDMA_QPC_QW6			6
+#define IRDMA_QPC_QW6_SNDMSS		GENMASK_ULL(29, 16)
+#define IRDMA_QPC_QW6_SYN_RST_HANDLING	GENMASK_ULL(31, 30)
+#define IRDMA_QPC_QW6_VLANTAG		GENMASK_ULL(47, 32)	/* 802.1Q TCI */
+#define IRDMA_QPC_QW6_ARPIDX		GENMASK_ULL(63, 48)
+#define IRDMA_QPC_QW7			7
+#define IRDMA_QPC_QW7_FLOWLABEL		GENMASK_ULL(19, 0)
+#define IRDMA_QPC_QW7_WSCALE		BIT_ULL(20)
+#define IRDMA_QPC_QW7_IGNORE_TCP_OPT	BIT_ULL(22)
+#define IRDMA_QPC_QW7_IGNORE_TCP_UNS_OPT BIT_ULL(23)
+#define IRDMA_QPC_QW7_TCPSTATE		GENMASK_ULL(31, 28)
+#define IRDMA_QPC_QW7_RCVSCALE		GENMASK_ULL(35, 32)
+#define IRDMA_QPC_QW7_SNDSCALE		GENMASK_ULL(43, 40)
+#define IRDMA_QPC_QW7_PDIDX		GENMASK_ULL(63, 48)	/* PD id 15:0 */
+#define IRDMA_QPC_QW9			9
+#define IRDMA_QPC_QW9_TS_RECENT		GENMASK_ULL(31, 0)
+#define IRDMA_QPC_QW9_TS_AGE		GENMASK_ULL(63, 32)
+#define IRDMA_QPC_QW10			10
+#define IRDMA_QPC_QW10_SNDNXT		GENMASK_ULL(31, 0)
+#define IRDMA_QPC_QW10_SNDWND		GENMASK_ULL(63, 32)
+#define IRDMA_QPC_QW11			11
+#define IRDMA_QPC_QW11_RCVNXT		GENMASK_ULL(31, 0)
+#define IRDMA_QPC_QW11_RCVWND		GENMASK_ULL(63, 32)
+#define IRDMA_QPC_QW12			12
+#define IRDMA_QPC_QW12_SNDMAX		GENMASK_ULL(31, 0)
+#define IRDMA_QPC_QW12_SNDUNA		GENMASK_ULL(63, 32)
+#define IRDMA_QPC_QW13			13
+#define IRDMA_QPC_QW13_SRTT		GENMASK_ULL(31, 0)
+#define IRDMA_QPC_QW13_RTTVAR		GENMASK_ULL(63, 32)
+#define IRDMA_QPC_QW14			14
+#define IRDMA_QPC_QW14_SSTHRESH		GENMASK_ULL(31, 0)
+#define IRDMA_QPC_QW14_CWND		GENMASK_ULL(63, 32)
+#define IRDMA_QPC_QW15			15
+#define IRDMA_QPC_QW15_SNDWL1		GENMASK_ULL(31, 0)
+#define IRDMA_QPC_QW15_SNDWL2		GENMASK_ULL(63, 32)
+#define IRDMA_QPC_QW16			16
+#define IRDMA_QPC_QW16_MAXSNDWND	GENMASK_ULL(31, 0)
+#define IRDMA_QPC_QW16_ERR_RQ_IDX	GENMASK_ULL(45, 32)
+#define IRDMA_QPC_QW16_REXMIT_THRESH	GENMASK_ULL(53, 48)
+#define IRDMA_QPC_QW16_RTOMIN		GENMASK_ULL(63, 57)
+#define IRDMA_QPC_QW17			17
+#define IRDMA_QPC_QW17_TXCQNUM		GENMASK_ULL(18, 0)
+#define IRDMA_QPC_QW17_RXCQNUM		GENMASK_ULL(50, 32)
+#define IRDMA_QPC_QW18			18
+#define IRDMA_QPC_QW18_STAT_INDEX	GENMASK_ULL(6, 0)
+#define IRDMA_QPC_QW18_Q2ADDR		GENMASK_ULL(63, 8)	/* 256-byte aligned PA */
+#define IRDMA_QPC_QW19			19
+#define IRDMA_QPC_QW19_LASTBYTESENT	GENMASK_ULL(7, 0)
+#define IRDMA_QPC_QW19_MACADDRESS	GENMASK_ULL(63, 16)	/* GEN_2 */
+#define IRDMA_QPC_QW20			20
+#define IRDMA_QPC_QW20_ORDSIZE		GENMASK_ULL(7, 0)
+#define IRDMA_QPC_QW20_IRDSIZE		GENMASK_ULL(18, 16)	/* encoded */
+#define IRDMA_QPC_QW20_WRRDRSPOK	BIT_ULL(20)
+#define IRDMA_QPC_QW20_RDOK		BIT_ULL(21)
+#define IRDMA_QPC_QW20_SNDMARKERS	BIT_ULL(22)
+#define IRDMA_QPC_QW20_BINDEN		BIT_ULL(23)
+#define IRDMA_QPC_QW20_FASTREGEN	BIT_ULL(24)
+#define IRDMA_QPC_QW20_PRIVEN		BIT_ULL(25)
+#define IRDMA_QPC_QW20_USESTATSINSTANCE	BIT_ULL(26)
+#define IRDMA_QPC_QW20_TIMELYENABLE	BIT_ULL(27)
+#define IRDMA_QPC_QW20_IWARPMODE	BIT_ULL(28)
+#define IRDMA_QPC_QW20_RCVMARKERS	BIT_ULL(29)
+#define IRDMA_QPC_QW20_ALIGNHDRS	BIT_ULL(30)
+#define IRDMA_QPC_QW20_RCVNOMPACRC	BIT_ULL(31)
+#define IRDMA_QPC_QW20_RCVMARKOFFSET	GENMASK_ULL(40, 32)
+#define IRDMA_QPC_QW20_SNDMARKOFFSET	GENMASK_ULL(56, 48)
+#define IRDMA_QPC_COMPCTX		21	/* returned in CQEs and AEQEs */
+#define IRDMA_QPC_QW22			22
+#define IRDMA_QPC_QW22_SQTPHVAL		GENMASK_ULL(7, 0)
+#define IRDMA_QPC_QW22_RQTPHVAL		GENMASK_ULL(15, 8)
+#define IRDMA_QPC_QW22_QSHANDLE		GENMASK_ULL(25, 16)
+#define IRDMA_QPC_QW22_EXCEPTION_LAN_QUEUE GENMASK_ULL(43, 32)
+#define IRDMA_QPC_LOCAL_IP_LO		23	/* local IP words 3 (31:0), 2 */
+#define IRDMA_QPC_LOCAL_IP_HI		24	/* local IP words 1 (31:0), 0 */
+#define IRDMA_QPC_QW25			25
+#define IRDMA_QPC_QW25_TLOW		GENMASK_ULL(39, 32)
+#define IRDMA_QPC_QW25_THIGH		GENMASK_ULL(63, 52)
+#define IRDMA_QPC_QW26			26
+#define IRDMA_QPC_QW26_REMENDPOINTIDX	GENMASK_ULL(16, 0)
+
+/**
+ * struct irdma_qp_ctx - QP host context, 256 bytes
+ * @qw: the little-endian words, see IRDMA_QPC_*
+ */
+struct irdma_qp_ctx {
+	__le64 qw[IRDMA_QPC_WORDS];
+};
+
+static_assert(sizeof(struct irdma_qp_ctx) == 256);
+
+/* IRDSIZE encoding: round 2 x IRD up to a power of two */
+#define IRDMA_IRD_HW_SIZE_4		0
+#define IRDMA_IRD_HW_SIZE_16		1
+#define IRDMA_IRD_HW_SIZE_64		2
+#define IRDMA_IRD_HW_SIZE_128		3
+#define IRDMA_IRD_HW_SIZE_256		4
+/* SYN/RST handling of an offloaded QP */
+#define IRDMA_SYN_RST_HW_TCP_SECURE	0
+
+/* ------------------------------------------------------------------------ */
+/* SQ/RQ work queue elements (32-byte quanta, GEN_2)                         */
+/* ------------------------------------------------------------------------ */
+
+#define IRDMA_WQE_WORDS			4
+#define IRDMA_WQE_HDR			3	/* header word index */
+#define IRDMA_WQE_QUANTUM		32
+#define IRDMA_WQE_HDR_REMSTAG		GENMASK_ULL(31, 0)	/* also inval STag */
+#define IRDMA_WQE_HDR_AHID		GENMASK_ULL(16, 0)	/* UD/UDA */
+#define IRDMA_WQE_HDR_OPCODE		GENMASK_ULL(37, 32)
+#define IRDMA_WQE_HDR_ADDFRAGCNT	GENMASK_ULL(41, 38)
+#define IRDMA_WQE_HDR_L4LEN		GENMASK_ULL(45, 42)	/* UDA: TCP hdr words */
+#define IRDMA_WQE_HDR_REPORTRTT		BIT_ULL(46)
+#define IRDMA_WQE_HDR_IMMDATAFLAG	BIT_ULL(47)
+#define IRDMA_WQE_HDR_INLINEDATALEN	GENMASK_ULL(55, 48)
+#define IRDMA_WQE_HDR_PUSHWQE		BIT_ULL(56)
+#define IRDMA_WQE_HDR_INLINEDATAFLAG	BIT_ULL(57)
+#define IRDMA_WQE_HDR_STREAMMODE	BIT_ULL(58)	/* LSMM */
+#define IRDMA_WQE_HDR_WAITFORRCVPDU	BIT_ULL(59)	/* LSMM */
+#define IRDMA_WQE_HDR_READFENCE		BIT_ULL(60)
+#define IRDMA_WQE_HDR_LOCALFENCE	BIT_ULL(61)
+#define IRDMA_WQE_HDR_SIGCOMPL		BIT_ULL(62)
+#define IRDMA_WQE_HDR_VALID		BIT_ULL(63)
+/* fragment: word 0 address / tagged offset, word 1 as below */
+#define IRDMA_WQE_FRAG_STAG		GENMASK_ULL(31, 0)
+#define IRDMA_WQE_FRAG_LEN		GENMASK_ULL(62, 32)
+#define IRDMA_WQE_FRAG_VALID		BIT_ULL(63)
+
+/**
+ * struct irdma_wqe - one 32-byte SQ/RQ quantum
+ * @qw: four little-endian words; qw[IRDMA_WQE_HDR] carries the valid bit
+ */
+struct irdma_wqe {
+	__le64 qw[IRDMA_WQE_WORDS];
+};
+
+static_assert(sizeof(struct irdma_wqe) == IRDMA_WQE_QUANTUM);
+
+/**
+ * enum irdma_wqe_op - SQ WQE opcodes
+ * @IRDMA_WQE_OP_RDMA_WRITE: RDMA Write
+ * @IRDMA_WQE_OP_RDMA_READ: RDMA Read
+ * @IRDMA_WQE_OP_SEND: Send (also the UDA send of the ILQ)
+ * @IRDMA_WQE_OP_SEND_INV: Send with Invalidate
+ * @IRDMA_WQE_OP_SEND_SOL: solicited Send
+ * @IRDMA_WQE_OP_SEND_SOL_INV: solicited Send with Invalidate
+ * @IRDMA_WQE_OP_BIND_MW: bind a memory window
+ * @IRDMA_WQE_OP_FAST_REGISTER: fast-register an MR
+ * @IRDMA_WQE_OP_LOCAL_INVALIDATE: invalidate an STag
+ * @IRDMA_WQE_OP_RDMA_READ_LOC_INV: RDMA Read with local invalidate
+ * @IRDMA_WQE_OP_NOP: no operation
+ * @IRDMA_WQE_OP_RDMA_WRITE_SOL: solicited RDMA Write
+ * @IRDMA_WQE_OP_GEN_RTS_AE: raise the LLP_CONNECTION_ESTABLISHED AE
+ */
+enum irdma_wqe_op {
+	IRDMA_WQE_OP_RDMA_WRITE = 0x00,
+	IRDMA_WQE_OP_RDMA_READ = 0x01,
+	IRDMA_WQE_OP_SEND = 0x03,
+	IRDMA_WQE_OP_SEND_INV = 0x04,
+	IRDMA_WQE_OP_SEND_SOL = 0x05,
+	IRDMA_WQE_OP_SEND_SOL_INV = 0x06,
+	IRDMA_WQE_OP_BIND_MW = 0x08,
+	IRDMA_WQE_OP_FAST_REGISTER = 0x09,
+	IRDMA_WQE_OP_LOCAL_INVALIDATE = 0x0a,
+	IRDMA_WQE_OP_RDMA_READ_LOC_INV = 0x0b,
+	IRDMA_WQE_OP_NOP = 0x0c,
+	IRDMA_WQE_OP_RDMA_WRITE_SOL = 0x0d,
+	IRDMA_WQE_OP_GEN_RTS_AE = 0x30,
+};
+
+/* ILQ (privileged UDA QP) buffers */
+#define IRDMA_ILQ_BUF_SIZE		1024
+#define IRDMA_ILQ_RX_IPV4_PAD		20	/* IPv4 header at byte 20 */
+#define IRDMA_ILQ_RX_TCP_OFFSET		40	/* TCP header at byte 40 */
+
+/* ------------------------------------------------------------------------ */
 /* Reserved object ids and sizes                                            */
 /* ------------------------------------------------------------------------ */
 #define IRDMA_CCQ_ID			0

@@ -375,8 +375,8 @@ out_free_buf:
  *
  * Return: 0 or -ENOMEM.
  */
-static int irdma_cq_ring_alloc(struct irdma_pci_f *rf,
-			       struct irdma_cq_ring *ring, u32 id, u32 size)
+int irdma_cq_ring_alloc(struct irdma_pci_f *rf, struct irdma_cq_ring *ring,
+			u32 id, u32 size)
 {
 	size_t ring_bytes = ALIGN(size * sizeof(struct irdma_cqe),
 				  IRDMA_CQ_SHADOW_ALIGN);
@@ -535,7 +535,7 @@ static void irdma_vector_enable(struct irdma_pci_f *rf,
 static void irdma_process_ceq(struct irdma_pci_f *rf, struct irdma_ceq *ceq)
 {
 	__le64 *ring = ceq->mem.va;
-	bool ccq = false;
+	bool ccq = false, ilq = false;
 
 	for (;;) {
 		u64 v = le64_to_cpu(READ_ONCE(ring[ceq->head]));
@@ -552,6 +552,8 @@ static void irdma_process_ceq(struct irdma_pci_f *rf, struct irdma_ceq *ceq)
 		irdma_wr32(rf, IRDMA_REG_CQACK, cq_id);
 		if (cq_id == IRDMA_CCQ_ID)
 			ccq = true;
+		else if (cq_id == IRDMA_ILQ_ID)
+			ilq = true;
 		else
 			dev_dbg_ratelimited(rf->dma_dev,
 					    "CEQ %u: event for unknown CQ %u\n",
@@ -561,6 +563,8 @@ static void irdma_process_ceq(struct irdma_pci_f *rf, struct irdma_ceq *ceq)
 		irdma_ccq_process(rf);
 		irdma_ccq_arm(rf);
 	}
+	if (ilq)
+		irdma_ilq_process(rf);
 }
 
 /**
@@ -933,16 +937,129 @@ static void irdma_aeq_destroy(struct irdma_pci_f *rf)
 	irdma_dma_free(rf, &aeq->mem);
 }
 
+/* transmit scheduler nodes of the function: root, VSI, one leaf (TC 0) */
+#define IRDMA_WS_ROOT_ID	0
+#define IRDMA_WS_VSI_ID		1
+#define IRDMA_WS_LEAF_ID	2
+
+/**
+ * irdma_ws_node() - build and issue one WORK_SCHED_NODE command
+ * @rf: RDMA function
+ * @id: node id
+ * @op: IRDMA_WS_NODE_ADD, _MODIFY or _DELETE
+ * @enable: enable the node
+ * @qs_handle: receives the queue-set handle of a leaf add, or NULL
+ *
+ * Return: 0 or a negative errno.
+ */
+static int irdma_ws_node(struct irdma_pci_f *rf, u16 id, u8 op, bool enable,
+			 u16 *qs_handle)
+{
+	struct irdma_ws_params p = {
+		.id = id,
+		.parent = id == IRDMA_WS_ROOT_ID ? IRDMA_WS_ROOT_ID : id - 1,
+		.op = op,
+		.tc = 0,
+		.prio_type = IRDMA_WS_PRIO_WRR,
+		.leaf = id == IRDMA_WS_LEAF_ID,
+		.enable = enable,
+		.weight = 1,
+		.vsi = 0,
+	};
+
+	return irdma_cqp_ws_node(rf, &p, qs_handle);
+}
+
+/**
+ * irdma_ws_setup() - create the scheduler nodes every QP needs (GEN_2)
+ * @rf: RDMA function
+ *
+ * The leaf is added disabled, which returns its queue-set handle, and
+ * enabled once the handle is known.
+ *
+ * Return: 0 or a negative errno.
+ */
+static int irdma_ws_setup(struct irdma_pci_f *rf)
+{
+	int ret;
+
+	if (rf->gen == IRDMA_GEN_1)
+		return 0;
+	ret = irdma_ws_node(rf, IRDMA_WS_ROOT_ID, IRDMA_WS_NODE_ADD, true, NULL);
+	if (ret)
+		return ret;
+	ret = irdma_ws_node(rf, IRDMA_WS_VSI_ID, IRDMA_WS_NODE_ADD, true, NULL);
+	if (ret)
+		goto err_del_root;
+	ret = irdma_ws_node(rf, IRDMA_WS_LEAF_ID, IRDMA_WS_NODE_ADD, false,
+			    &rf->qs_handle);
+	if (ret)
+		goto err_del_vsi;
+	ret = irdma_ws_node(rf, IRDMA_WS_LEAF_ID, IRDMA_WS_NODE_MODIFY, true,
+			    NULL);
+	if (ret)
+		goto err_del_leaf;
+	rf->ws_up = true;
+	return 0;
+
+err_del_leaf:
+	irdma_ws_node(rf, IRDMA_WS_LEAF_ID, IRDMA_WS_NODE_DELETE, false, NULL);
+err_del_vsi:
+	irdma_ws_node(rf, IRDMA_WS_VSI_ID, IRDMA_WS_NODE_DELETE, false, NULL);
+err_del_root:
+	irdma_ws_node(rf, IRDMA_WS_ROOT_ID, IRDMA_WS_NODE_DELETE, false, NULL);
+	return ret;
+}
+
+/**
+ * irdma_ws_teardown() - delete the scheduler nodes
+ * @rf: RDMA function
+ */
+static void irdma_ws_teardown(struct irdma_pci_f *rf)
+{
+	if (!rf->ws_up)
+		return;
+	irdma_ws_node(rf, IRDMA_WS_LEAF_ID, IRDMA_WS_NODE_DELETE, false, NULL);
+	irdma_ws_node(rf, IRDMA_WS_VSI_ID, IRDMA_WS_NODE_DELETE, false, NULL);
+	irdma_ws_node(rf, IRDMA_WS_ROOT_ID, IRDMA_WS_NODE_DELETE, false, NULL);
+	rf->ws_up = false;
+}
+
 /**
  * irdma_rt_init_hw() - runtime resources on top of the control path
  * @rf: RDMA function
+ *
+ * The AEQ, the transmit scheduler nodes, the driver's tables of adapter
+ * state (ARP cache, ports) and the ILQ.
  *
  * Context: process context, may sleep.
  * Return: 0 or a negative errno.
  */
 int irdma_rt_init_hw(struct irdma_pci_f *rf)
 {
-	return irdma_aeq_create(rf);
+	int ret;
+
+	ret = irdma_aeq_create(rf);
+	if (ret)
+		return ret;
+	ret = irdma_ws_setup(rf);
+	if (ret)
+		goto err_destroy_aeq;
+	ret = irdma_hw_tables_alloc(rf);
+	if (ret)
+		goto err_ws_teardown;
+	ret = irdma_ilq_create(rf);
+	if (ret)
+		goto err_free_tables;
+	return 0;
+
+err_free_tables:
+	irdma_hw_tables_free(rf);
+err_ws_teardown:
+	irdma_ws_teardown(rf);
+err_destroy_aeq:
+	irdma_aeq_destroy(rf);
+	return ret;
 }
 
 /**
@@ -953,6 +1070,9 @@ int irdma_rt_init_hw(struct irdma_pci_f *rf)
  */
 void irdma_rt_deinit_hw(struct irdma_pci_f *rf)
 {
+	irdma_ilq_destroy(rf);
+	irdma_hw_tables_free(rf);
+	irdma_ws_teardown(rf);
 	irdma_aeq_destroy(rf);
 }
 

@@ -8,8 +8,11 @@
  * and calls irdma_probe_function(); from there on every function is
  * driven the same way.
  */
+#include <linux/if_vlan.h>
+#include <linux/inetdevice.h>
 #include <linux/module.h>
 #include <linux/netdevice.h>
+#include <net/addrconf.h>
 
 #include "main.h"
 
@@ -18,19 +21,30 @@ MODULE_DESCRIPTION("Intel(R) Ethernet Protocol Driver for RDMA (iWARP)");
 MODULE_LICENSE("Dual BSD/GPL");
 MODULE_ALIAS("i40iw");
 
-/* every probed function, for the netdev notifier */
+/* every probed function, for the notifiers */
 static LIST_HEAD(irdma_functions);
-/* protects irdma_functions; taken under rtnl by the notifier */
-static DEFINE_MUTEX(irdma_functions_lock);
+/* protects irdma_functions; notifiers may run in atomic context */
+static DEFINE_SPINLOCK(irdma_functions_lock);
 
 /**
- * struct irdma_function_node - list entry of a probed function
- * @list: entry in irdma_functions
- * @rf: the function
+ * struct irdma_if_event - a netdev or address change, for the function's
+ * workqueue
+ * @work: work item on rf->wq
+ * @rf: function it concerns
+ * @netdev: the netdev (the port's or a VLAN on it); a reference is held
+ * @link: a link change (else an address change)
+ * @ipv4: address family (address changes)
+ * @addr: the address, host-order words, IPv4 in [0]
+ * @up: link up / address added
  */
-struct irdma_function_node {
-	struct list_head list;
+struct irdma_if_event {
+	struct work_struct work;
 	struct irdma_pci_f *rf;
+	struct net_device *netdev;
+	bool link;
+	bool ipv4;
+	u32 addr[4];
+	bool up;
 };
 
 /**
@@ -44,16 +58,12 @@ struct irdma_function_node {
 int irdma_probe_function(const struct irdma_bus_info *info,
 			 struct irdma_pci_f **rfp)
 {
-	struct irdma_function_node *node;
 	struct irdma_pci_f *rf;
 	int ret;
 
 	rf = kzalloc(sizeof(*rf), GFP_KERNEL);
-	node = kzalloc(sizeof(*node), GFP_KERNEL);
-	if (!rf || !node) {
-		ret = -ENOMEM;
-		goto err_free;
-	}
+	if (!rf)
+		return -ENOMEM;
 	mutex_init(&rf->iwdev_lock);
 	ida_init(&rf->pd_ida);
 	ret = irdma_hw_set_bus(rf, info);
@@ -74,10 +84,9 @@ int irdma_probe_function(const struct irdma_bus_info *info,
 	if (ret)
 		goto err_rt_deinit;
 
-	node->rf = rf;
-	mutex_lock(&irdma_functions_lock);
-	list_add(&node->list, &irdma_functions);
-	mutex_unlock(&irdma_functions_lock);
+	spin_lock_bh(&irdma_functions_lock);
+	list_add(&rf->list, &irdma_functions);
+	spin_unlock_bh(&irdma_functions_lock);
 	*rfp = rf;
 	dev_info(rf->dma_dev, "RDMA function up: %u QPs, %u CQs, %u CEQs, firmware %u.%u\n",
 		 rf->max_qp, rf->max_cq, rf->num_ceqs, rf->fw_major,
@@ -93,9 +102,7 @@ err_destroy_wq:
 err_free_vectors:
 	kfree(rf->vectors);
 err_free:
-	if (rf)
-		ida_destroy(&rf->pd_ida);
-	kfree(node);
+	ida_destroy(&rf->pd_ida);
 	kfree(rf);
 	return ret;
 }
@@ -110,16 +117,11 @@ err_free:
  */
 void irdma_remove_function(struct irdma_pci_f *rf)
 {
-	struct irdma_function_node *node, *tmp;
-
-	mutex_lock(&irdma_functions_lock);
-	list_for_each_entry_safe(node, tmp, &irdma_functions, list) {
-		if (node->rf == rf) {
-			list_del(&node->list);
-			kfree(node);
-		}
-	}
-	mutex_unlock(&irdma_functions_lock);
+	/* no notifier queues work for @rf once it is off the list */
+	spin_lock_bh(&irdma_functions_lock);
+	list_del(&rf->list);
+	spin_unlock_bh(&irdma_functions_lock);
+	flush_workqueue(rf->wq);
 
 	irdma_ib_unregister_device(rf);
 	flush_workqueue(rf->wq);
@@ -131,7 +133,66 @@ void irdma_remove_function(struct irdma_pci_f *rf)
 }
 
 /**
- * irdma_netdev_event() - follow the port netdev's state
+ * irdma_if_event_work() - deliver a netdev or address change
+ * @work: the event's work item
+ *
+ * Context: process context on rf->wq.
+ */
+static void irdma_if_event_work(struct work_struct *work)
+{
+	struct irdma_if_event *ev = container_of(work, struct irdma_if_event,
+						 work);
+	struct irdma_pci_f *rf = ev->rf;
+
+	mutex_lock(&rf->iwdev_lock);
+	if (rf->iwdev) {
+		if (ev->link && ev->netdev == rf->netdev)
+			irdma_port_event(rf->iwdev);
+		irdma_if_notify(&rf->iwdev->cm_core, ev->netdev,
+				ev->link ? NULL : ev->addr, ev->ipv4, ev->up);
+	}
+	mutex_unlock(&rf->iwdev_lock);
+	dev_put(ev->netdev);
+	kfree(ev);
+}
+
+/**
+ * irdma_if_event_post() - queue a change for every function it concerns
+ * @netdev: netdev that changed
+ * @tmpl: the event (rf, work and netdev are filled in here)
+ *
+ * A function is concerned when @netdev is its port or a VLAN on it.
+ *
+ * Context: any.
+ */
+static void irdma_if_event_post(struct net_device *netdev,
+				const struct irdma_if_event *tmpl)
+{
+	struct net_device *real = is_vlan_dev(netdev) ?
+				  vlan_dev_real_dev(netdev) : netdev;
+	struct irdma_pci_f *rf;
+	unsigned long flags;
+
+	spin_lock_irqsave(&irdma_functions_lock, flags);
+	list_for_each_entry(rf, &irdma_functions, list) {
+		struct irdma_if_event *ev;
+
+		if (rf->netdev != real)
+			continue;
+		ev = kmemdup(tmpl, sizeof(*ev), GFP_ATOMIC);
+		if (!ev)
+			break;
+		INIT_WORK(&ev->work, irdma_if_event_work);
+		ev->rf = rf;
+		ev->netdev = netdev;
+		dev_hold(netdev);
+		queue_work(rf->wq, &ev->work);
+	}
+	spin_unlock_irqrestore(&irdma_functions_lock, flags);
+}
+
+/**
+ * irdma_netdev_event() - follow the link state of ports and their VLANs
  * @nb: notifier block
  * @event: NETDEV_* event
  * @ptr: netdev notifier info
@@ -143,33 +204,77 @@ static int irdma_netdev_event(struct notifier_block *nb, unsigned long event,
 			      void *ptr)
 {
 	struct net_device *netdev = netdev_notifier_info_to_dev(ptr);
-	struct irdma_function_node *node;
+	struct irdma_if_event ev = { .link = true };
 
 	switch (event) {
 	case NETDEV_UP:
 	case NETDEV_DOWN:
 	case NETDEV_CHANGE:
+		ev.up = netif_running(netdev) && netif_carrier_ok(netdev);
+		irdma_if_event_post(netdev, &ev);
 		break;
-	default:
-		return NOTIFY_DONE;
 	}
-	mutex_lock(&irdma_functions_lock);
-	list_for_each_entry(node, &irdma_functions, list) {
-		struct irdma_pci_f *rf = node->rf;
+	return NOTIFY_DONE;
+}
 
-		if (rf->netdev != netdev)
-			continue;
-		mutex_lock(&rf->iwdev_lock);
-		if (rf->iwdev)
-			irdma_port_event(rf->iwdev);
-		mutex_unlock(&rf->iwdev_lock);
-	}
-	mutex_unlock(&irdma_functions_lock);
+/**
+ * irdma_inetaddr_event() - follow IPv4 addresses of ports and their VLANs
+ * @nb: notifier block
+ * @event: NETDEV_UP (added) or NETDEV_DOWN (removed)
+ * @ptr: the struct in_ifaddr
+ *
+ * Context: process context.
+ * Return: NOTIFY_DONE.
+ */
+static int irdma_inetaddr_event(struct notifier_block *nb, unsigned long event,
+				void *ptr)
+{
+	struct in_ifaddr *ifa = ptr;
+	struct irdma_if_event ev = { .ipv4 = true };
+
+	if (event != NETDEV_UP && event != NETDEV_DOWN)
+		return NOTIFY_DONE;
+	ev.up = event == NETDEV_UP;
+	ev.addr[0] = ntohl(ifa->ifa_address);
+	irdma_if_event_post(ifa->ifa_dev->dev, &ev);
+	return NOTIFY_DONE;
+}
+
+/**
+ * irdma_inet6addr_event() - follow IPv6 addresses of ports and their VLANs
+ * @nb: notifier block
+ * @event: NETDEV_UP (added) or NETDEV_DOWN (removed)
+ * @ptr: the struct inet6_ifaddr
+ *
+ * Context: atomic (the inet6addr chain).
+ * Return: NOTIFY_DONE.
+ */
+static int irdma_inet6addr_event(struct notifier_block *nb,
+				 unsigned long event, void *ptr)
+{
+	struct inet6_ifaddr *ifa = ptr;
+	struct irdma_if_event ev = {};
+	int i;
+
+	if (event != NETDEV_UP && event != NETDEV_DOWN)
+		return NOTIFY_DONE;
+	ev.up = event == NETDEV_UP;
+	for (i = 0; i < 4; i++)
+		ev.addr[i] = ntohl(ifa->addr.s6_addr32[i]);
+	irdma_if_event_post(ifa->idev->dev, &ev);
 	return NOTIFY_DONE;
 }
 
 static struct notifier_block irdma_netdev_nb = {
 	.notifier_call = irdma_netdev_event,
+};
+
+static struct notifier_block irdma_inetaddr_nb = {
+	.notifier_call = irdma_inetaddr_event,
+};
+
+static struct notifier_block irdma_inet6addr_nb = {
+	.notifier_call = irdma_inet6addr_event,
 };
 
 /**
@@ -184,9 +289,15 @@ static int __init irdma_init_module(void)
 	ret = register_netdevice_notifier(&irdma_netdev_nb);
 	if (ret)
 		return ret;
-	ret = irdma_sim_if_register();
+	ret = register_inetaddr_notifier(&irdma_inetaddr_nb);
 	if (ret)
 		goto err_netdev_nb;
+	ret = register_inet6addr_notifier(&irdma_inet6addr_nb);
+	if (ret)
+		goto err_inetaddr_nb;
+	ret = irdma_sim_if_register();
+	if (ret)
+		goto err_inet6addr_nb;
 	ret = irdma_ice_if_register();
 	if (ret)
 		goto err_sim;
@@ -199,6 +310,10 @@ err_ice:
 	irdma_ice_if_unregister();
 err_sim:
 	irdma_sim_if_unregister();
+err_inet6addr_nb:
+	unregister_inet6addr_notifier(&irdma_inet6addr_nb);
+err_inetaddr_nb:
+	unregister_inetaddr_notifier(&irdma_inetaddr_nb);
 err_netdev_nb:
 	unregister_netdevice_notifier(&irdma_netdev_nb);
 	return ret;
@@ -212,6 +327,8 @@ static void __exit irdma_exit_module(void)
 	irdma_i40e_if_unregister();
 	irdma_ice_if_unregister();
 	irdma_sim_if_unregister();
+	unregister_inet6addr_notifier(&irdma_inet6addr_nb);
+	unregister_inetaddr_notifier(&irdma_inetaddr_nb);
 	unregister_netdevice_notifier(&irdma_netdev_nb);
 }
 

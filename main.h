@@ -174,12 +174,133 @@ struct irdma_qhash_params {
 int irdma_cqp_manage_qhash(struct irdma_pci_f *rf,
 			   const struct irdma_qhash_params *p);
 
+/**
+ * struct irdma_ws_params - WORK_SCHED_NODE parameters
+ * @id: node id
+ * @parent: parent node id (the root names itself)
+ * @op: 0 add, 1 modify, 2 delete
+ * @tc: traffic class (leaves)
+ * @prio_type: 1 weighted round robin, 2 strict, 3 weighted strict
+ * @leaf: the node is a leaf (a queue set)
+ * @enable: the node is enabled
+ * @weight: relative bandwidth, at least 1
+ * @vsi: VSI index
+ */
+struct irdma_ws_params {
+	u16 id;
+	u16 parent;
+	u8 op;
+	u8 tc;
+	u8 prio_type;
+	bool leaf;
+	bool enable;
+	u8 weight;
+	u16 vsi;
+};
+
+#define IRDMA_WS_NODE_ADD	0
+#define IRDMA_WS_NODE_MODIFY	1
+#define IRDMA_WS_NODE_DELETE	2
+#define IRDMA_WS_PRIO_WRR	1
+
+int irdma_cqp_ws_node(struct irdma_pci_f *rf, const struct irdma_ws_params *p,
+		      u16 *qs_handle);
+
+/**
+ * struct irdma_qp_cmd_params - CREATE_QP / MODIFY_QP / DESTROY_QP parameters
+ * @qp_id: QP id
+ * @qp_type: enum irdma_qp_type_hw
+ * @ctx_pa: QP host context DMA address
+ * @shadow_pa: QP doorbell shadow area DMA address
+ * @next_state: enum irdma_qp_state_hw (create/modify)
+ * @ord_valid: the context's ORD is valid
+ * @tcp_ctx_valid: the context's TCP part is valid
+ * @virtual_map: SQ/RQ addresses are PBLE indices
+ * @cq_num_valid: the context's CQ numbers are valid
+ * @mac_valid: the context's MAC is valid
+ * @arp_valid: the context's ARP index is valid
+ * @remove_hash: remove the QP's quad-hash entry
+ * @term_act: TERMINATE/FIN actions (modify to TERMINATE)
+ * @term_len: length of the TERMINATE message in Q2
+ * @reset_con: reset the TCP connection (send RST)
+ */
+struct irdma_qp_cmd_params {
+	u32 qp_id;
+	u8 qp_type;
+	dma_addr_t ctx_pa;
+	dma_addr_t shadow_pa;
+	u8 next_state;
+	bool ord_valid;
+	bool tcp_ctx_valid;
+	bool virtual_map;
+	bool cq_num_valid;
+	bool mac_valid;
+	bool arp_valid;
+	bool remove_hash;
+	u8 term_act;
+	u8 term_len;
+	bool reset_con;
+};
+
+int irdma_cqp_qp_cmd(struct irdma_pci_f *rf, enum irdma_cqp_op op,
+		     const struct irdma_qp_cmd_params *p);
+
+/**
+ * struct irdma_ah_params - CREATE_ADDR_HANDLE / DESTROY_ADDR_HANDLE
+ * @ah_id: AH index
+ * @ipv4: IPv4 (addresses in word 3)
+ * @dest_ip: destination IP, host-order words, [0] most significant
+ * @src_ip: source IP
+ * @mac: destination (next-hop) MAC
+ * @vlan_tci: VLAN tag with priority
+ * @insert_vlan: insert @vlan_tci
+ * @tc: TOS / traffic class
+ * @hop_limit: TTL / hop limit
+ * @flow_label: IPv6 flow label
+ * @pd_id: PD
+ * @arp_idx: ARP-cache index of the next hop
+ * @loopback: the destination is local
+ */
+struct irdma_ah_params {
+	u32 ah_id;
+	bool ipv4;
+	u32 dest_ip[4];
+	u32 src_ip[4];
+	u8 mac[ETH_ALEN];
+	u16 vlan_tci;
+	bool insert_vlan;
+	u8 tc;
+	u8 hop_limit;
+	u32 flow_label;
+	u32 pd_id;
+	u32 arp_idx;
+	bool loopback;
+};
+
+int irdma_cqp_ah(struct irdma_pci_f *rf, const struct irdma_ah_params *p,
+		 bool create);
+
 /* hw.c: bring-up, interrupts, event queues */
 int irdma_hw_set_bus(struct irdma_pci_f *rf, const struct irdma_bus_info *info);
+int irdma_cq_ring_alloc(struct irdma_pci_f *rf, struct irdma_cq_ring *ring,
+			u32 id, u32 size);
 int irdma_ctrl_init_hw(struct irdma_pci_f *rf);
 int irdma_rt_init_hw(struct irdma_pci_f *rf);
 void irdma_rt_deinit_hw(struct irdma_pci_f *rf);
 void irdma_ctrl_deinit_hw(struct irdma_pci_f *rf);
+
+/* ilq.c */
+int irdma_ilq_create(struct irdma_pci_f *rf);
+void irdma_ilq_destroy(struct irdma_pci_f *rf);
+int irdma_ilq_send(struct irdma_pci_f *rf, u32 ah_id, const void *seg,
+		   u32 len, u32 tcp_hdr_len);
+void irdma_ilq_process(struct irdma_pci_f *rf);
+
+/* cm_hw.c: the hardware layer the connection manager calls */
+extern const struct irdma_cm_hw_ops irdma_cm_hw_ops;
+void irdma_hw_tables_init(struct irdma_pci_f *rf);
+int irdma_hw_tables_alloc(struct irdma_pci_f *rf);
+void irdma_hw_tables_free(struct irdma_pci_f *rf);
 
 /* verbs.c */
 int irdma_ib_register_device(struct irdma_pci_f *rf);

@@ -300,7 +300,92 @@ struct irdma_hmc {
 };
 
 /**
+ * struct irdma_ilq_stats - ILQ counters
+ * @rx_pkts: frames handed to the CM
+ * @rx_dropped: frames dropped (errors, bad length)
+ * @tx_pkts: segments posted
+ * @tx_full: segments refused because the SQ was full
+ */
+struct irdma_ilq_stats {
+	u64 rx_pkts;
+	u64 rx_dropped;
+	u64 tx_pkts;
+	u64 tx_full;
+};
+
+/**
+ * struct irdma_ilq - the privileged queue pair carrying CM segments (QP 1)
+ * @qmem: SQ, RQ, QP shadow area and QP context, in that order
+ * @sq: SQ ring
+ * @sq_pa: its DMA address
+ * @rq: RQ ring
+ * @rq_pa: its DMA address
+ * @shadow_pa: QP shadow area DMA address
+ * @ctx: QP context
+ * @ctx_pa: its DMA address
+ * @rx_bufs: one IRDMA_ILQ_BUF_SIZE buffer per RQ slot
+ * @tx_bufs: one IRDMA_ILQ_BUF_SIZE buffer per SQ slot
+ * @cq: the ILQ's CQ (CQ 1)
+ * @size: SQ and RQ entries
+ * @sq_head: next SQ slot to fill
+ * @sq_tail: oldest SQ slot not completed
+ * @sq_polarity: valid bit of the current SQ lap
+ * @lock: protects the SQ ring, @tx_bufs, @stats tx counters and @qp_created
+ * @cq_created: the CQ exists
+ * @qp_created: the QP exists
+ * @stats: counters
+ */
+struct irdma_ilq {
+	struct irdma_dma_mem qmem;
+	void *sq;
+	dma_addr_t sq_pa;
+	void *rq;
+	dma_addr_t rq_pa;
+	dma_addr_t shadow_pa;
+	struct irdma_qp_ctx *ctx;
+	dma_addr_t ctx_pa;
+	struct irdma_dma_mem rx_bufs;
+	struct irdma_dma_mem tx_bufs;
+	struct irdma_cq_ring cq;
+	u32 size;
+	u32 sq_head;
+	u32 sq_tail;
+	u8 sq_polarity;
+	spinlock_t lock;	/* see @lock above */
+	bool cq_created;
+	bool qp_created;
+	struct irdma_ilq_stats stats;
+};
+
+/**
+ * struct irdma_arp_entry - one entry of the adapter's ARP cache
+ * @ip: address, host-order words, IPv4 in [3]
+ * @mac: MAC
+ * @ipv4: IPv4 entry
+ * @used: the entry is programmed
+ */
+struct irdma_arp_entry {
+	u32 ip[4];
+	u8 mac[ETH_ALEN];
+	bool ipv4;
+	bool used;
+};
+
+/**
+ * struct irdma_apbvt_entry - a local TCP port in the adapter's APBVT
+ * @list: entry in rf->apbvt
+ * @port: the port
+ * @refcnt: users of the port
+ */
+struct irdma_apbvt_entry {
+	struct list_head list;
+	u16 port;
+	unsigned int refcnt;
+};
+
+/**
  * struct irdma_pci_f - one RDMA function (what ice/i40e/the model hand us)
+ * @list: entry in the driver's list of functions (main.c)
  * @dma_dev: device for DMA
  * @parent: the auxiliary device
  * @netdev: port netdev
@@ -332,8 +417,17 @@ struct irdma_hmc {
  * @iwdev_lock: protects @iwdev against "rdma link delete" racing remove
  * @wq: ordered workqueue for deferred work of this function
  * @reset_pending: a fatal error asked for a function reset
+ * @ws_up: the transmit scheduler nodes exist
+ * @qs_handle: queue set of user priority 0
+ * @ilq: the CM's privileged queue pair
+ * @ah_ida: address-handle ids
+ * @arp: the adapter's ARP cache as programmed, @max_arp entries
+ * @max_arp: ARP cache entries
+ * @apbvt: local TCP ports in the APBVT
+ * @tbl_lock: protects @arp and @apbvt
  */
 struct irdma_pci_f {
+	struct list_head list;
 	struct device *dma_dev;
 	struct device *parent;
 	struct net_device *netdev;
@@ -365,6 +459,14 @@ struct irdma_pci_f {
 	struct mutex iwdev_lock;	/* protects @iwdev */
 	struct workqueue_struct *wq;
 	bool reset_pending;
+	bool ws_up;
+	u16 qs_handle;
+	struct irdma_ilq ilq;
+	struct ida ah_ida;
+	struct irdma_arp_entry *arp;
+	u32 max_arp;
+	struct list_head apbvt;
+	struct mutex tbl_lock;	/* protects @arp and @apbvt */
 };
 
 /**
@@ -374,6 +476,7 @@ struct irdma_pci_f {
  * @netdev: the netdev of the port
  * @cm_core: the connection manager instance of this device (cm.c)
  * @port_active: last port state reported to ib_core
+ * @cm_ready: @cm_core is set up
  */
 struct irdma_device {
 	struct ib_device ibdev;
@@ -381,6 +484,7 @@ struct irdma_device {
 	struct net_device *netdev;
 	struct irdma_cm_core cm_core;
 	bool port_active;
+	bool cm_ready;
 };
 
 /**

@@ -564,72 +564,6 @@ static int irdma_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 }
 
 /**
- * irdma_iw_connect() - connection management is not wired yet
- * @cm_id: iw_cm id
- * @param: connection parameters
- *
- * iw_cm calls the iw_* ops without checking them, so an iWARP device must
- * provide all of them.
- *
- * Return: -EOPNOTSUPP.
- */
-static int irdma_iw_connect(struct iw_cm_id *cm_id,
-			    struct iw_cm_conn_param *param)
-{
-	return -EOPNOTSUPP;
-}
-
-/**
- * irdma_iw_accept() - connection management is not wired yet
- * @cm_id: iw_cm id
- * @param: connection parameters
- *
- * Return: -EOPNOTSUPP.
- */
-static int irdma_iw_accept(struct iw_cm_id *cm_id,
-			   struct iw_cm_conn_param *param)
-{
-	return -EOPNOTSUPP;
-}
-
-/**
- * irdma_iw_reject() - connection management is not wired yet
- * @cm_id: iw_cm id
- * @pdata: private data
- * @pdata_len: its length
- *
- * Return: -EOPNOTSUPP.
- */
-static int irdma_iw_reject(struct iw_cm_id *cm_id, const void *pdata,
-			   u8 pdata_len)
-{
-	return -EOPNOTSUPP;
-}
-
-/**
- * irdma_iw_create_listen() - connection management is not wired yet
- * @cm_id: iw_cm id
- * @backlog: backlog
- *
- * Return: -EOPNOTSUPP.
- */
-static int irdma_iw_create_listen(struct iw_cm_id *cm_id, int backlog)
-{
-	return -EOPNOTSUPP;
-}
-
-/**
- * irdma_iw_destroy_listen() - connection management is not wired yet
- * @cm_id: iw_cm id
- *
- * Return: 0 (nothing was created).
- */
-static int irdma_iw_destroy_listen(struct iw_cm_id *cm_id)
-{
-	return 0;
-}
-
-/**
  * irdma_iw_qp_ref() - QP reference for iw_cm (no QPs exist yet)
  * @ibqp: QP
  */
@@ -661,10 +595,14 @@ static void irdma_dealloc_driver(struct ib_device *ibdev)
 	struct irdma_device *iwdev = to_iwdev(ibdev);
 	struct irdma_pci_f *rf = iwdev->rf;
 
+	/* received segments and notifier events stop reaching the CM */
 	mutex_lock(&rf->iwdev_lock);
 	if (rf->iwdev == iwdev)
 		rf->iwdev = NULL;
 	mutex_unlock(&rf->iwdev_lock);
+	if (iwdev->cm_ready)
+		irdma_cleanup_cm_core(&iwdev->cm_core);
+	iwdev->cm_ready = false;
 }
 
 static const struct ib_device_ops irdma_dev_ops = {
@@ -686,13 +624,13 @@ static const struct ib_device_ops irdma_dev_ops = {
 	.get_dev_fw_str = irdma_get_dev_fw_str,
 	.get_dma_mr = irdma_get_dma_mr,
 	.get_port_immutable = irdma_get_port_immutable,
-	.iw_accept = irdma_iw_accept,
+	.iw_accept = irdma_accept,
 	.iw_add_ref = irdma_iw_qp_ref,
-	.iw_connect = irdma_iw_connect,
-	.iw_create_listen = irdma_iw_create_listen,
-	.iw_destroy_listen = irdma_iw_destroy_listen,
+	.iw_connect = irdma_connect,
+	.iw_create_listen = irdma_create_listen,
+	.iw_destroy_listen = irdma_destroy_listen,
 	.iw_get_qp = irdma_iw_get_qp,
-	.iw_reject = irdma_iw_reject,
+	.iw_reject = irdma_reject,
 	.iw_rem_ref = irdma_iw_qp_ref,
 	.mmap = irdma_mmap,
 	.mmap_free = irdma_mmap_free,
@@ -769,6 +707,10 @@ int irdma_ib_register_device(struct irdma_pci_f *rf)
 	ret = ib_device_set_netdev(ibdev, rf->netdev, 1);
 	if (ret)
 		goto err_dealloc;
+	ret = irdma_setup_cm_core(&iwdev->cm_core, &irdma_cm_hw_ops, iwdev);
+	if (ret)
+		goto err_dealloc;
+	iwdev->cm_ready = true;
 
 	/* publish before registering: dealloc_driver may run from here on */
 	mutex_lock(&rf->iwdev_lock);

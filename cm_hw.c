@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * irdma - the hardware layer the connection manager calls (struct
+ * irdma_cm_hw_ops, contract in cm.h): address handles, ILQ transmit,
+ * quad-hash steering, the APBVT and the ARP cache, and QPs.
+ *
+ * The CM keeps IPv4 addresses in word 0 of its address arrays; the
+ * adapter's descriptors keep them in word 3.  This file converts.
+ */
+#include <linux/etherdevice.h>
+
+#include "main.h"
+
+/**
+ * irdma_cm_rf() - the RDMA function under a CM instance
+ * @core: CM instance
+ *
+ * Return: the function.
+ */
+static struct irdma_pci_f *irdma_cm_rf(struct irdma_cm_core *core)
+{
+	return core->iwdev->rf;
+}
+
+/**
+ * irdma_cm_ip_to_hw() - CM address layout to descriptor layout
+ * @dst: receives host-order words, IPv4 in [3]
+ * @src: host-order words, IPv4 in [0]
+ * @ipv4: address family
+ */
+static void irdma_cm_ip_to_hw(u32 dst[4], const u32 src[4], bool ipv4)
+{
+	if (ipv4) {
+		dst[0] = 0;
+		dst[1] = 0;
+		dst[2] = 0;
+		dst[3] = src[0];
+	} else {
+		memcpy(dst, src, 4 * sizeof(u32));
+	}
+}
+
+/**
+ * irdma_hw_ah_create() - create an ILQ address handle for a connection
+ * @core: CM instance
+ * @info: addresses, MACs, VLAN, TOS, ARP index
+ * @ah_id: receives the AH index
+ *
+ * Return: 0 or a negative errno.
+ */
+static int irdma_hw_ah_create(struct irdma_cm_core *core,
+			      const struct irdma_cm_ah_info *info, u32 *ah_id)
+{
+	struct irdma_pci_f *rf = irdma_cm_rf(core);
+	struct irdma_ah_params p = {
+		.ipv4 = info->ipv4,
+		.vlan_tci = info->vlan_tci,
+		.insert_vlan = info->insert_vlan,
+		.tc = info->tos,
+		.hop_limit = info->hop_limit,
+		.arp_idx = info->arp_idx,
+		.loopback = info->loopback,
+	};
+	int id, ret;
+
+	id = ida_alloc_range(&rf->ah_ida, 1, rf->max_ah - 1, GFP_KERNEL);
+	if (id < 0)
+		return id;
+	p.ah_id = id;
+	ether_addr_copy(p.mac, info->rem_mac);
+	irdma_cm_ip_to_hw(p.dest_ip, info->rem_addr, info->ipv4);
+	irdma_cm_ip_to_hw(p.src_ip, info->loc_addr, info->ipv4);
+	ret = irdma_cqp_ah(rf, &p, true);
+	if (ret) {
+		ida_free(&rf->ah_ida, id);
+		return ret;
+	}
+	*ah_id = id;
+	return 0;
+}
+
+/**
+ * irdma_hw_ah_destroy() - destroy an ILQ address handle
+ * @core: CM instance
+ * @ah_id: AH index from irdma_hw_ah_create()
+ */
+static void irdma_hw_ah_destroy(struct irdma_cm_core *core, u32 ah_id)
+{
+	struct irdma_pci_f *rf = irdma_cm_rf(core);
+	struct irdma_ah_params p = { .ah_id = ah_id };
+
+	if (irdma_cqp_ah(rf, &p, false))
+		dev_warn_ratelimited(rf->dma_dev, "AH %u destroy failed\n",
+				     ah_id);
+	ida_free(&rf->ah_ida, ah_id);
+}
+
+/**
+ * irdma_hw_ilq_send() - transmit one CM segment
+ * @core: CM instance
+ * @ah_id: address handle
+ * @seg: segment from the TCP header on
+ * @len: its length
+ * @tcp_hdr_len: TCP header length
+ *
+ * Return: 0 or a negative errno.
+ */
+static int irdma_hw_ilq_send(struct irdma_cm_core *core, u32 ah_id,
+			     const void *seg, u32 len, u32 tcp_hdr_len)
+{
+	return irdma_ilq_send(irdma_cm_rf(core), ah_id, seg, len, tcp_hdr_len);
+}
+
+/**
+ * irdma_hw_qhash() - add or delete a steering entry pointing at the ILQ
+ * @core: CM instance
+ * @info: the entry
+ * @add: add (true) or delete (false)
+ *
+ * A delete the adapter refuses (the entry went with its QP) is not an
+ * error.
+ *
+ * Return: 0 or a negative errno.
+ */
+static int irdma_hw_qhash(struct irdma_cm_core *core,
+			  const struct irdma_cm_qhash_info *info, bool add)
+{
+	struct irdma_pci_f *rf = irdma_cm_rf(core);
+	struct irdma_qhash_params p = {
+		.type = info->type,
+		.add = add,
+		.ipv4 = info->ipv4,
+		.loc_port = info->loc_port,
+		.rem_port = info->rem_port,
+		.vlan_id = info->vlan_id,
+		.qs_handle = rf->qs_handle,
+		.qpn = IRDMA_ILQ_ID,
+	};
+	int ret;
+
+	ether_addr_copy(p.mac, info->loc_mac);
+	irdma_cm_ip_to_hw(p.loc_addr, info->loc_addr, info->ipv4);
+	irdma_cm_ip_to_hw(p.rem_addr, info->rem_addr, info->ipv4);
+	ret = irdma_cqp_manage_qhash(rf, &p);
+	if (ret && !add) {
+		dev_dbg(rf->dma_dev, "qhash delete: %d (entry already gone)\n",
+			ret);
+		return 0;
+	}
+	return ret;
+}
+
+/**
+ * irdma_hw_apbvt() - count a local TCP port in or out of the APBVT
+ * @core: CM instance
+ * @port: local port
+ * @add: add (true) or delete (false)
+ *
+ * The adapter sees the first add and the last delete of a port.
+ *
+ * Return: 0 or a negative errno.
+ */
+static int irdma_hw_apbvt(struct irdma_cm_core *core, u16 port, bool add)
+{
+	struct irdma_pci_f *rf = irdma_cm_rf(core);
+	struct irdma_apbvt_entry *e, *found = NULL;
+	int ret = 0;
+
+	mutex_lock(&rf->tbl_lock);
+	list_for_each_entry(e, &rf->apbvt, list) {
+		if (e->port == port) {
+			found = e;
+			break;
+		}
+	}
+	if (add) {
+		if (found) {
+			found->refcnt++;
+			goto out;
+		}
+		found = kzalloc(sizeof(*found), GFP_KERNEL);
+		if (!found) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		ret = irdma_cqp_manage_apbvt(rf, port, true);
+		if (ret) {
+			kfree(found);
+			goto out;
+		}
+		found->port = port;
+		found->refcnt = 1;
+		list_add(&found->list, &rf->apbvt);
+	} else {
+		if (WARN_ON(!found))
+			goto out;
+		if (--found->refcnt)
+			goto out;
+		list_del(&found->list);
+		kfree(found);
+		ret = irdma_cqp_manage_apbvt(rf, port, false);
+	}
+out:
+	mutex_unlock(&rf->tbl_lock);
+	return ret;
+}
+
+/**
+ * irdma_hw_arp_index() - the adapter ARP-cache entry for a neighbour
+ * @core: CM instance
+ * @ipv4: address family
+ * @ip: neighbour address, CM layout (IPv4 in [0])
+ * @mac: its MAC
+ *
+ * An entry is found by address and reprogrammed if the MAC changed.
+ *
+ * Return: the index, or -ENOSPC / a CQP error.
+ */
+static int irdma_hw_arp_index(struct irdma_cm_core *core, bool ipv4,
+			      const u32 *ip, const u8 *mac)
+{
+	struct irdma_pci_f *rf = irdma_cm_rf(core);
+	u32 hw_ip[4], i, free_idx = rf->max_arp;
+	int ret;
+
+	irdma_cm_ip_to_hw(hw_ip, ip, ipv4);
+	mutex_lock(&rf->tbl_lock);
+	for (i = 0; i < rf->max_arp; i++) {
+		struct irdma_arp_entry *e = &rf->arp[i];
+
+		if (!e->used) {
+			if (free_idx == rf->max_arp)
+				free_idx = i;
+			continue;
+		}
+		if (e->ipv4 != ipv4 || memcmp(e->ip, hw_ip, sizeof(hw_ip)))
+			continue;
+		ret = i;
+		if (!ether_addr_equal(e->mac, mac)) {
+			ret = irdma_cqp_manage_arp(rf, i, mac, true);
+			if (!ret) {
+				ether_addr_copy(e->mac, mac);
+				ret = i;
+			}
+		}
+		goto out;
+	}
+	ret = -ENOSPC;
+	if (free_idx == rf->max_arp)
+		goto out;
+	ret = irdma_cqp_manage_arp(rf, free_idx, mac, true);
+	if (ret)
+		goto out;
+	rf->arp[free_idx] = (struct irdma_arp_entry){ .ipv4 = ipv4, .used = true };
+	memcpy(rf->arp[free_idx].ip, hw_ip, sizeof(hw_ip));
+	ether_addr_copy(rf->arp[free_idx].mac, mac);
+	ret = free_idx;
+out:
+	mutex_unlock(&rf->tbl_lock);
+	return ret;
+}
+
+/**
+ * irdma_hw_qp_get() - look a QP up by number
+ * @core: CM instance
+ * @qpn: QP number
+ *
+ * Return: NULL: the QP verbs are not implemented yet.
+ */
+static struct irdma_qp *irdma_hw_qp_get(struct irdma_cm_core *core, u32 qpn)
+{
+	return NULL;
+}
+
+/**
+ * irdma_hw_qp_ref() - take a QP reference
+ * @iwqp: QP
+ */
+static void irdma_hw_qp_ref(struct irdma_qp *iwqp)
+{
+}
+
+/**
+ * irdma_hw_qp_offload() - hand a connection to a QP
+ * @iwqp: QP
+ * @info: TCP and iWARP context
+ *
+ * Return: -EOPNOTSUPP until QPs exist (irdma_hw_qp_get() finds none, so
+ * the CM never gets here).
+ */
+static int irdma_hw_qp_offload(struct irdma_qp *iwqp,
+			       const struct irdma_cm_offload_info *info)
+{
+	return -EOPNOTSUPP;
+}
+
+/**
+ * irdma_hw_qp_end() - close or reset an offloaded QP
+ * @iwqp: QP
+ *
+ * Return: -EOPNOTSUPP until QPs exist.
+ */
+static int irdma_hw_qp_end(struct irdma_qp *iwqp)
+{
+	return -EOPNOTSUPP;
+}
+
+const struct irdma_cm_hw_ops irdma_cm_hw_ops = {
+	.ah_create = irdma_hw_ah_create,
+	.ah_destroy = irdma_hw_ah_destroy,
+	.ilq_send = irdma_hw_ilq_send,
+	.qhash = irdma_hw_qhash,
+	.apbvt = irdma_hw_apbvt,
+	.arp_index = irdma_hw_arp_index,
+	.qp_get = irdma_hw_qp_get,
+	.qp_ref = irdma_hw_qp_ref,
+	.qp_put = irdma_hw_qp_ref,
+	.qp_offload = irdma_hw_qp_offload,
+	.qp_close = irdma_hw_qp_end,
+	.qp_reset = irdma_hw_qp_end,
+	.qp_flush = irdma_hw_qp_ref,
+};
+
+/**
+ * irdma_hw_tables_alloc() - the driver's copies of adapter tables
+ * @rf: RDMA function, HMC committed
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int irdma_hw_tables_alloc(struct irdma_pci_f *rf)
+{
+	mutex_init(&rf->tbl_lock);
+	INIT_LIST_HEAD(&rf->apbvt);
+	ida_init(&rf->ah_ida);
+	rf->max_arp = min_t(u32, rf->hmc.obj[IRDMA_HMC_ARP].cnt,
+			    FIELD_MAX(IRDMA_CQP_ARP_QW3_INDEX) + 1);
+	rf->arp = kcalloc(rf->max_arp, sizeof(*rf->arp), GFP_KERNEL);
+	if (!rf->arp)
+		return -ENOMEM;
+	return 0;
+}
+
+/**
+ * irdma_hw_tables_free() - remove what is left in the adapter tables
+ * @rf: RDMA function
+ *
+ * Context: process context, may sleep; the CM is gone.
+ */
+void irdma_hw_tables_free(struct irdma_pci_f *rf)
+{
+	struct irdma_apbvt_entry *e, *tmp;
+	u32 i;
+
+	list_for_each_entry_safe(e, tmp, &rf->apbvt, list) {
+		dev_warn(rf->dma_dev, "port %u still in the APBVT\n", e->port);
+		irdma_cqp_manage_apbvt(rf, e->port, false);
+		list_del(&e->list);
+		kfree(e);
+	}
+	for (i = 0; rf->arp && i < rf->max_arp; i++)
+		if (rf->arp[i].used)
+			irdma_cqp_manage_arp(rf, i, NULL, false);
+	kfree(rf->arp);
+	rf->arp = NULL;
+	ida_destroy(&rf->ah_ida);
+}
