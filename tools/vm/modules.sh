@@ -1,0 +1,77 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Prepare, on the host, the module set of the test VM and print its
+# directory.  The VM's init lays it over /lib/modules/$KVER (an overlay),
+# so the guest's updates/ holds exactly these modules:
+#
+#   DIR/updates/irdma.ko        this repo's irdma.ko      (if built)
+#   DIR/updates/irdma_sim.ko    this repo's sim/irdma_sim.ko (if built)
+#   DIR/updates/siw.ko          tools/siw.sh's cached siw.ko (if built)
+#   DIR/modules.*               depmod's output for /lib/modules/$KVER with
+#                               exactly that updates/ directory
+#
+# depmod runs here because in the guest it reads all of /lib/modules over
+# 9p under TCG: 30-60 s there, under a second here.  Cached under
+# $CACHE/vm/mods-$KVER-<hash of the .ko files and the kernel package>.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+CACHE=${CACHE:-/var/cache/irdma}
+KVER=${KVER:-$("$repo/tools/kver.sh")}
+mdir=/lib/modules/$KVER
+siw=$("$repo/tools/siw.sh" --path)
+
+kos=()
+for ko in "$repo/irdma.ko" "$repo/sim/irdma_sim.ko" "$siw"; do
+	[ -f "$ko" ] && kos+=("$ko")
+done
+
+kpkg=$(dpkg-query -W -f='${Version}' "linux-image-$KVER" 2>/dev/null || echo unknown)
+key=$({
+	echo "$KVER $kpkg"
+	ls "$mdir"
+	[ "${#kos[@]}" -eq 0 ] || sha256sum "${kos[@]}" | cut -d' ' -f1
+	sha256sum "${BASH_SOURCE[0]}" | cut -d' ' -f1
+} | sha256sum | cut -c1-16)
+out=$CACHE/vm/mods-$KVER-$key
+if [ -f "$out/.done" ]; then
+	touch "$out"
+	echo "$out"
+	exit 0
+fi
+
+mkdir -p "$CACHE/vm"
+stage=$(mktemp -d "$CACHE/vm/.mods.XXXXXX")
+trap 'rm -rf "$stage"' EXIT
+tree=$stage/root/lib/modules/$KVER
+mkdir -p "$tree/updates" "$stage/out/updates"
+# depmod -b follows symbolic links: a tree of links to the real one,
+# except updates/, which holds only ours
+for f in "$mdir"/*; do
+	n=${f##*/}
+	case "$n" in
+	updates | modules.* | build | source) ;;
+	*) ln -s "$f" "$tree/$n" ;;
+	esac
+done
+for n in modules.order modules.builtin modules.builtin.modinfo; do
+	[ ! -f "$mdir/$n" ] || cp "$mdir/$n" "$tree/"
+done
+[ "${#kos[@]}" -eq 0 ] || cp "${kos[@]}" "$tree/updates/"
+depmod -b "$stage/root" "$KVER"
+cp "$tree"/modules.* "$stage/out/"
+if [ "${#kos[@]}" -gt 0 ]; then
+	cp "$tree"/updates/*.ko "$stage/out/updates/"
+	# as INSTALL_MOD_STRIP=1 would: less to read over 9p
+	strip --strip-debug "$stage/out/updates/"*.ko
+fi
+touch "$stage/out/.done"
+rm -rf "$out"
+mv "$stage/out" "$out"
+# sets not used for an hour are stale (a running VM reads its own only
+# while it boots)
+find "$CACHE/vm" -maxdepth 1 -name "mods-$KVER-*" ! -name "${out##*/}" \
+	-mmin +60 -exec rm -rf {} +
+echo "$out"
