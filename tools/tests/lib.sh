@@ -1,0 +1,309 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Library for the VM integration tests (tools/tests/vm/*.sh), sourced:
+#
+#   . "$(dirname "$0")/../lib.sh"
+#
+# Results, one line each (tools/vm/tests.sh and tools/check.sh count them):
+#   t_pass NAME             PASS: NAME
+#   t_fail NAME WHY         FAIL: NAME: WHY
+#   t_skip NAME WHY         SKIP: NAME: WHY
+#   t_check NAME CMD...     PASS if CMD succeeds, else FAIL with its output
+#   t_exit                  exit 1 if any t_fail, else 0
+# Diagnostics go on lines starting with "# " (t_log).  NAME has no ": ".
+#
+# Two test hosts: netns "a" and "b" joined by a veth pair, va (in a,
+# 192.168.77.1/24, fd77::1/64) <-> vb (in b, .2, fd77::2), links up:
+#   t_hosts_up / t_hosts_down  (t_hosts_up registers t_hosts_down with t_defer)
+# Cleanup: t_defer CMD... runs CMD at exit (last registered first); the
+# library installs the EXIT trap.
+#
+# Kernel log: t_dmesg_mark writes a marker into the log; t_dmesg_since
+# prints what came after it; t_dmesg_check NAME passes when no warning,
+# BUG, oops, KASAN, lockdep, refcount, list corruption or hung task report
+# came after it.
+#
+# Slab: t_slab_snap FILE records /proc/slabinfo (active objects per cache);
+# t_slab_cmp NAME BEFORE AFTER [CACHE_REGEX] fails when a cache grew by more
+# than the tolerance (see there).  Boot with slab_nomerge (tools/vm/tests.sh
+# does) so a driver's named caches are not merged into kmalloc-*.
+#
+# Modules: t_modref MOD prints /sys/module/MOD/refcnt ("-" when not
+# loaded); t_modref_wait MOD VALUE [SEC].
+#
+# Waiting: t_wait SEC CMD... polls CMD every 0.1 s until it succeeds.
+# Every external command that might block is run under `timeout`.
+
+T_NS_A=a
+T_NS_B=b
+T_IF_A=va
+T_IF_B=vb
+T_IP_A=192.168.77.1
+T_IP_B=192.168.77.2
+T_IP6_A=fd77::1
+T_IP6_B=fd77::2
+T_LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+T_REPO=$(cd "$T_LIB_DIR/../.." && pwd)
+# the C test programs, built on the host by tools/vm/tests.sh
+T_PROGS=${T_PROGS:-$T_REPO/tools/tests/progs/build}
+T_KVER=$(uname -r)
+export T_KVER
+
+T_FAILS=0
+T_DEFERRED=()
+T_DMESG_MARK=
+
+t_pass() { echo "PASS: $1"; }
+t_skip() { echo "SKIP: $1: ${2:-skipped}"; }
+t_fail() {
+	T_FAILS=$((T_FAILS + 1))
+	echo "FAIL: $1: ${2:-failed}"
+}
+t_log() { printf '# %s\n' "$*"; }
+# indent a command's output as diagnostics
+t_indent() { sed 's/^/#   /'; }
+
+t_exit() {
+	[ "$T_FAILS" -eq 0 ] && exit 0
+	exit 1
+}
+
+# t_timeout SEC CMD...: timeout(1) that also runs this library's functions
+t_timeout() {
+	local sec=$1
+	shift
+	if declare -F "$1" >/dev/null; then
+		# shellcheck disable=SC2016 # expanded by the inner bash
+		timeout -k 5 "$sec" bash -c '. "$0"; "$@"' "$T_LIB_DIR/lib.sh" "$@"
+	else
+		timeout -k 5 "$sec" "$@"
+	fi
+}
+
+# t_check NAME CMD...: run CMD (under a 60 s timeout); PASS on success, else
+# FAIL with the exit status, and CMD's output as diagnostics
+t_check() {
+	local name=$1 out rc=0
+	shift
+	out=$(t_timeout 60 "$@" 2>&1) || rc=$?
+	if [ "$rc" -eq 0 ]; then
+		t_pass "$name"
+		return 0
+	fi
+	[ -z "$out" ] || t_indent <<<"$out"
+	t_fail "$name" "'$*' exited $rc"
+	return 1
+}
+
+# t_require NAME CMD...: SKIP NAME and return 1 unless every CMD is found
+t_require() {
+	local name=$1 c
+	shift
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 && continue
+		t_skip "$name" "$c not installed"
+		return 1
+	done
+}
+
+# t_wait SEC CMD...: poll CMD every 0.1 s for up to SEC seconds
+t_wait() {
+	local end
+	end=$(($(date +%s%N) + ${1} * 1000000000))
+	shift
+	until "$@" >/dev/null 2>&1; do
+		[ "$(date +%s%N)" -lt "$end" ] || return 1
+		sleep 0.1
+	done
+}
+
+t_defer() {
+	local q
+	printf -v q ' %q' "$@"
+	T_DEFERRED+=("$q")
+}
+
+t_run_deferred() {
+	local i
+	for ((i = ${#T_DEFERRED[@]} - 1; i >= 0; i--)); do
+		eval "${T_DEFERRED[i]}" >/dev/null 2>&1 || true
+	done
+	T_DEFERRED=()
+}
+trap t_run_deferred EXIT
+trap 'exit 130' INT TERM
+
+# --- two test hosts ---------------------------------------------------
+
+t_hosts_down() {
+	ip netns del "$T_NS_A" 2>/dev/null
+	ip netns del "$T_NS_B" 2>/dev/null
+	return 0
+}
+
+# t_hosts_up: fresh netns a and b joined by va <-> vb, addresses set,
+# links up and carrier seen.  IPv6 addresses skip DAD so they are usable at
+# once.
+t_hosts_up() {
+	t_hosts_down
+	modprobe veth || return 1
+	t_defer t_hosts_down
+	ip netns add "$T_NS_A" && ip netns add "$T_NS_B" &&
+		ip link add "$T_IF_A" netns "$T_NS_A" type veth peer name "$T_IF_B" netns "$T_NS_B" &&
+		ip -n "$T_NS_A" link set lo up &&
+		ip -n "$T_NS_B" link set lo up &&
+		ip -n "$T_NS_A" addr add "$T_IP_A/24" dev "$T_IF_A" &&
+		ip -n "$T_NS_B" addr add "$T_IP_B/24" dev "$T_IF_B" &&
+		ip -n "$T_NS_A" addr add "$T_IP6_A/64" dev "$T_IF_A" nodad &&
+		ip -n "$T_NS_B" addr add "$T_IP6_B/64" dev "$T_IF_B" nodad &&
+		ip -n "$T_NS_A" link set "$T_IF_A" up &&
+		ip -n "$T_NS_B" link set "$T_IF_B" up || return 1
+	t_wait 5 t_carrier "$T_NS_A" "$T_IF_A" && t_wait 5 t_carrier "$T_NS_B" "$T_IF_B"
+}
+
+# t_carrier NS DEV: DEV in NS has carrier
+t_carrier() {
+	[ "$(ip netns exec "$1" cat "/sys/class/net/$2/carrier" 2>/dev/null)" = 1 ]
+}
+
+# t_in NS CMD...: run CMD in netns NS (for a background process whose pid
+# you will signal, use "ip netns exec NS CMD &" instead: a function runs in
+# a subshell)
+t_in() {
+	local ns=$1
+	shift
+	ip netns exec "$ns" "$@"
+}
+
+# --- kernel log --------------------------------------------------------
+
+T_DMESG_BAD='WARNING:|BUG:|Oops|KASAN|UBSAN|lockdep|possible circular locking|possible recursive locking|suspicious RCU usage|refcount_t|list_del corruption|list_add corruption|hung task|blocked for more than|general protection fault|stack-protector|Call Trace:|rcu.*stall|unreferenced object|Kernel panic'
+
+# t_dmesg_mark [LABEL]: put a unique marker into the kernel log
+t_dmesg_mark() {
+	T_DMESG_MARK="irdma-test-mark $$.$RANDOM.$(date +%s%N) ${1:-}"
+	echo "$T_DMESG_MARK" >/dev/kmsg
+}
+
+# t_dmesg_since: the kernel log after the last t_dmesg_mark (all of it when
+# the marker is gone from the ring buffer)
+t_dmesg_since() {
+	local log
+	log=$(dmesg)
+	if [ -n "$T_DMESG_MARK" ] && grep -qF "$T_DMESG_MARK" <<<"$log"; then
+		awk -v m="$T_DMESG_MARK" 'f; index($0, m) { f = 1 }' <<<"$log"
+	else
+		printf '%s\n' "$log"
+	fi
+}
+
+# t_dmesg_bad: the lines since the mark that report a kernel problem
+t_dmesg_bad() {
+	t_dmesg_since | grep -E "$T_DMESG_BAD"
+}
+
+# t_dmesg_check NAME: PASS when the kernel reported no problem since the
+# mark, else FAIL with the first report; the log since the mark is shown
+t_dmesg_check() {
+	local bad
+	bad=$(t_dmesg_bad | head -n1)
+	if [ -z "$bad" ]; then
+		t_pass "$1"
+		return 0
+	fi
+	t_log "kernel log since the mark:"
+	t_dmesg_since | tail -n 60 | t_indent
+	t_fail "$1" "kernel log: $bad"
+	return 1
+}
+
+# --- slab and module accounting ------------------------------------------
+
+# t_slab_settle: let deferred frees (RCU, workqueues) run, then shrink every
+# cache: that flushes SLUB's per-CPU slabs and partial lists, whose objects
+# /proc/slabinfo would otherwise count as in use (hundreds of objects of
+# noise per cache)
+t_slab_settle() {
+	local f
+	sync
+	echo 2 >/proc/sys/vm/drop_caches 2>/dev/null
+	sleep 1
+	for f in /sys/kernel/slab/*/shrink; do
+		echo 1 >"$f" 2>/dev/null
+	done
+}
+
+# t_slab_snap FILE: "cache active_objs objs_per_slab" for every cache
+t_slab_snap() {
+	t_slab_settle
+	awk 'NR > 2 { print $1, $2, $5 }' /proc/slabinfo >"$1"
+}
+
+# t_slab_cmp NAME BEFORE AFTER [CACHE_REGEX]: FAIL when a cache (all of them,
+# or those matching CACHE_REGEX, e.g. '^(kmalloc-|irdma)') holds more
+# active objects in AFTER than in BEFORE, beyond the tolerance.
+#
+# Tolerance: SLUB counts the objects of each CPU's active slab (and its
+# per-CPU partial slabs) as in use, so the count moves by whole slabs
+# whatever the test does.  A cache may grow by 2 slabs per CPU
+# (2 * objs_per_slab * nproc) or 16 objects, whichever is larger:
+# kmalloc-64 on 2 vCPUs tolerates 256 objects, a cache of 4 KiB objects 16.
+# To catch a per-operation leak, repeat the operation more times than that
+# (or use a named cache).  T_SLAB_TOL overrides the tolerance (objects).
+t_slab_cmp() {
+	local name=$1 before=$2 after=$3 re=${4:-.} out
+	out=$(awk -v re="$re" -v ncpu="$(nproc)" -v fixed="${T_SLAB_TOL:-}" '
+		NR == FNR { b[$1] = $2; next }
+		$1 ~ re {
+			tol = 2 * $3 * ncpu
+			if (tol < 16) tol = 16
+			if (fixed != "") tol = fixed
+			d = $2 - b[$1]
+			if (d > tol) printf "%s +%d (tolerance %d)\n", $1, d, tol
+		}' "$before" "$after")
+	if [ -z "$out" ]; then
+		t_pass "$name"
+		return 0
+	fi
+	t_indent <<<"$out"
+	t_fail "$name" "slab growth: $(head -n1 <<<"$out")"
+	return 1
+}
+
+# t_modref MOD: the module's reference count, "-" when it is not loaded
+t_modref() {
+	cat "/sys/module/$1/refcnt" 2>/dev/null || echo -
+}
+
+# t_modref_wait MOD VALUE [SEC]: wait until t_modref MOD prints VALUE
+t_modref_wait() {
+	t_wait "${3:-5}" t_modref_is "$1" "$2"
+}
+t_modref_is() { [ "$(t_modref "$1")" = "$2" ]; }
+
+# t_mod_loaded MOD
+t_mod_loaded() { [ -d "/sys/module/$1" ]; }
+
+# --- RDMA ----------------------------------------------------------------
+
+# t_rdma_links: "rdma link" output, one line per port
+t_rdma_links() { timeout 10 rdma link show 2>&1; }
+
+# t_rdma_dev_exists NAME
+t_rdma_dev_exists() { [ -e "/sys/class/infiniband/$1" ]; }
+
+# t_port_state DEV [PORT]: ibv_devinfo's port state, e.g. PORT_ACTIVE
+t_port_state() {
+	timeout 10 ibv_devinfo -d "$1" -i "${2:-1}" 2>/dev/null |
+		sed -n 's/^[[:space:]]*state:[[:space:]]*\([A-Z_]*\).*/\1/p' | head -n1
+}
+
+# t_port_state_is DEV STATE
+t_port_state_is() { [ "$(t_port_state "$1")" = "$2" ]; }
+
+# t_rdma_listening PORT: an rdma_cm id listens on PORT (start a server in
+# the background, then t_wait 10 t_rdma_listening PORT before the client)
+t_rdma_listening() {
+	timeout 10 rdma res show cm_id 2>/dev/null | grep -q "state LISTEN .*src-addr.*:$1 "
+}

@@ -1,0 +1,267 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The VM integration suite: every tools/tests/vm/*.sh, in order, in one VM.
+#
+#   tools/vm/tests.sh [--timeout SEC] [PATTERN...]
+#
+# PATTERN selects scripts whose file name contains it (e.g. "05", "siw").
+# Each script prints PASS:/FAIL:/SKIP: lines (tools/tests/lib.sh); they are
+# passed through to stdout, with "# " diagnostics and one duration line per
+# script.  A script that exits non-zero without a FAIL line counts as
+# "FAIL: vm/<script>: exited N"; one that runs longer than its timeout
+# (default 300 s, or "# timeout: SEC" in the script's first 20 lines) is
+# killed and counted FAIL.  If the kernel dies or wedges (a script cannot be
+# killed), the running script is counted FAIL and a fresh VM runs the rest.
+# Exit status 1 if anything failed.
+#
+# First, on the host: the C programs in tools/tests/progs/*.c are compiled
+# into tools/tests/progs/build/ (gitignored) with -libverbs -lrdmacm.
+#
+# The VM is booted with slab_nomerge, so named slab caches stay apart for
+# the slab accounting of tools/tests/lib.sh.  VMTEST_APPEND adds kernel
+# parameters (e.g. VMTEST_APPEND=slub_debug=FZPU).
+#
+# Inside the VM the same script runs with --guest (IRDMA_VM=1 is set by
+# tools/vm/run.sh).
+set -uo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+testdir=$repo/tools/tests/vm
+default_timeout=300
+
+now() { echo "${EPOCHREALTIME/,/.}"; }
+elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+
+# the per-script timeout: "# timeout: SEC" near the top, else the default
+script_timeout() {
+	local t
+	t=$(head -n 20 "$1" | sed -n 's/^# timeout: *\([0-9][0-9]*\).*/\1/p' | head -n1)
+	echo "${t:-${override_timeout:-$default_timeout}}"
+}
+
+# ---------------------------------------------------------------- guest ---
+
+# put the guest back to a known state between scripts
+guest_reset() {
+	local l left=
+	for l in $(timeout 10 rdma link show 2>/dev/null | sed -n 's/^link \([^/]*\)\/.*/\1/p' | sort -u); do
+		left+=" rdma:$l"
+		timeout 20 rdma link delete "$l" >/dev/null 2>&1
+	done
+	for l in $(ip netns list 2>/dev/null | cut -d' ' -f1); do
+		left+=" netns:$l"
+		timeout 20 ip netns del "$l" >/dev/null 2>&1
+	done
+	for l in irdma_sim irdma siw rdma_rxe; do
+		[ -d "/sys/module/$l" ] || continue
+		left+=" module:$l"
+		timeout 20 modprobe -r "$l" >/dev/null 2>&1
+	done
+	[ -z "$left" ] || echo "# vm-test: cleaned up after the script:$left"
+}
+
+# run_one SCRIPT: run it with a timeout, pass its output through, print the
+# end marker; return 2 when the script cannot be killed (kernel wedged)
+run_one() {
+	local s=$1 name limit start fifo pid line rc=0 st state pass=0 fail=0 skip=0
+	local timed_out=0 exited_at=
+	name=${s##*/}
+	limit=$(script_timeout "$s")
+	echo "# vm-test: start $name (timeout ${limit}s)"
+	start=$(now)
+	fifo=$(mktemp -u /tmp/vm-test.XXXXXX)
+	mkfifo "$fifo"
+	set -m # own process group: kill the script and what it started
+	bash "$s" >"$fifo" 2>&1 </dev/null &
+	pid=$!
+	set +m
+	exec {rd}<"$fifo"
+	rm -f "$fifo"
+	local part=
+	while :; do
+		if IFS= read -r -t 1 -u "$rd" line; then
+			line=$part$line
+			part=
+		else
+			st=$?
+			if [ "$st" -le 128 ]; then # end of output
+				line=$part$line
+				[ -z "$line" ] || echo "$line"
+				break
+			fi
+			# read -t keeps what it got of an unfinished line
+			part+=$line
+			# a tick: check the clock and whether the script is gone
+			if [ "$(elapsed "$start" | cut -d. -f1)" -ge "$limit" ]; then
+				timed_out=1
+				break
+			fi
+			read -r _ _ state _ 2>/dev/null <"/proc/$pid/stat" || state=Z
+			if [ "$state" = Z ]; then
+				# exited, but something it started holds the output
+				exited_at=${exited_at:-$SECONDS}
+				[ $((SECONDS - exited_at)) -lt 3 ] || break
+			fi
+			continue
+		fi
+		echo "$line"
+		case "$line" in
+		PASS:*) pass=$((pass + 1)) ;;
+		FAIL:*) fail=$((fail + 1)) ;;
+		SKIP:*) skip=$((skip + 1)) ;;
+		esac
+	done
+	exec {rd}<&-
+	kill -TERM -- "-$pid" 2>/dev/null
+	# reap; a process stuck in the kernel cannot be
+	local i=0
+	while :; do
+		read -r _ _ state _ 2>/dev/null <"/proc/$pid/stat" || state=Z
+		[ "$state" != Z ] || break
+		i=$((i + 1))
+		[ "$i" -ne 50 ] || kill -KILL -- "-$pid" 2>/dev/null
+		if [ "$i" -ge 150 ]; then
+			echo "FAIL: vm/$name: cannot be killed (state $state): the kernel is wedged"
+			ps -eo pid,stat,wchan:32,args | awk '$2 ~ /D/ { print "# " $0 }'
+			echo "# vm-test: end $name rc=wedged pass=$pass fail=$((fail + 1)) skip=$skip time=$(elapsed "$start")s"
+			return 2
+		fi
+		sleep 0.1
+	done
+	kill -KILL -- "-$pid" 2>/dev/null
+	wait "$pid"
+	rc=$?
+	if [ "$timed_out" = 1 ]; then
+		echo "FAIL: vm/$name: timed out after ${limit}s"
+		fail=$((fail + 1))
+	elif [ "$rc" -ne 0 ] && [ "$fail" -eq 0 ]; then
+		if [ "$rc" -eq 4 ]; then # kselftest's "skipped"
+			[ "$skip" -gt 0 ] || { echo "SKIP: vm/$name: exited 4 (skipped)"; skip=1; }
+		else
+			echo "FAIL: vm/$name: exited $rc"
+			fail=1
+		fi
+	elif [ $((pass + fail + skip)) -eq 0 ]; then
+		echo "FAIL: vm/$name: printed no PASS/FAIL/SKIP line"
+		fail=1
+	fi
+	echo "# vm-test: end $name rc=$rc pass=$pass fail=$fail skip=$skip time=$(elapsed "$start")s"
+	return 0
+}
+
+guest_main() {
+	local s
+	# a hung test should be reported by the kernel before its timeout
+	sysctl -qw kernel.hung_task_timeout_secs=30 2>/dev/null
+	for s in "$@"; do
+		run_one "$testdir/$s"
+		[ $? -ne 2 ] || exit 2
+		guest_reset
+	done
+	echo "# vm-test: all done"
+}
+
+# ----------------------------------------------------------------- host ---
+
+build_progs() {
+	local out=$repo/tools/tests/progs/build c bin
+	mkdir -p "$out"
+	for c in "$repo"/tools/tests/progs/*.c; do
+		[ -f "$c" ] || continue
+		bin=$out/$(basename "$c" .c)
+		[ "$bin" -nt "$c" ] && continue
+		if ! gcc -O2 -g -Wall -Wextra -o "$bin" "$c" -libverbs -lrdmacm 2>"$out/.err"; then
+			sed 's/^/# /' "$out/.err"
+			echo "FAIL: vm/progs: $(basename "$c") does not compile"
+			rm -f "$bin"
+		fi
+	done
+	rm -f "$out/.err"
+}
+
+host_main() {
+	local patterns=() scripts=() s p t total=0 start
+	while [ $# -gt 0 ]; do
+		case "$1" in
+		--timeout) override_timeout=${2:?}; shift 2 ;;
+		-h | --help) sed -n '4,/^set -uo/{/^set -uo/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
+		*) patterns+=("$1"); shift ;;
+		esac
+	done
+	for s in "$testdir"/*.sh; do
+		[ -f "$s" ] || continue
+		s=${s##*/}
+		if [ "${#patterns[@]}" -gt 0 ]; then
+			local hit=0
+			for p in "${patterns[@]}"; do
+				case "$s" in *"$p"*) hit=1 ;; esac
+			done
+			[ "$hit" = 1 ] || continue
+		fi
+		scripts+=("$s")
+	done
+	if [ "${#scripts[@]}" -eq 0 ]; then
+		echo "SKIP: vm: no test scripts in tools/tests/vm${patterns[*]:+ matching ${patterns[*]}}"
+		return 0
+	fi
+	build_progs
+
+	local failed=0 pass=0 fail=0 skip=0 current='' line
+	start=$(now)
+	local todo=("${scripts[@]}")
+	while [ "${#todo[@]}" -gt 0 ]; do
+		total=120 # boot and margin
+		for s in "${todo[@]}"; do
+			t=$(script_timeout "$testdir/$s")
+			total=$((total + t + 20))
+		done
+		current=
+		local done_list=() all_done=0
+		echo "# vm-test: booting a VM for ${#todo[@]} script(s)"
+		while IFS= read -r line; do
+			echo "$line"
+			case "$line" in
+			"# vm-test: start "*) current=${line#\# vm-test: start }; current=${current%% *} ;;
+			"# vm-test: end "*) done_list+=("$current"); current= ;;
+			"# vm-test: all done") all_done=1 ;;
+			PASS:*) pass=$((pass + 1)) ;;
+			FAIL:*) fail=$((fail + 1)) ;;
+			SKIP:*) skip=$((skip + 1)) ;;
+			esac
+		done < <("$here/run.sh" --timeout "$total" \
+			--append "slab_nomerge ${VMTEST_APPEND:-}" -- \
+			env override_timeout="${override_timeout:-}" "$here/tests.sh" --guest "${todo[@]}" 2>&1)
+		[ "$all_done" = 1 ] && break
+		# the VM died or wedged: blame the running script, go on with a new VM
+		if [ -n "$current" ]; then
+			echo "FAIL: vm/$current: the VM died while it ran (kernel panic, hang or VM timeout)"
+			fail=$((fail + 1))
+			done_list+=("$current")
+		fi
+		local rest=()
+		for s in "${todo[@]}"; do
+			local d hit=0
+			for d in "${done_list[@]}"; do [ "$d" != "$s" ] || hit=1; done
+			[ "$hit" = 1 ] || rest+=("$s")
+		done
+		if [ "${#rest[@]}" -eq "${#todo[@]}" ]; then
+			echo "FAIL: vm: the VM did not run any test script (boot failure?)"
+			fail=$((fail + 1))
+			break
+		fi
+		todo=("${rest[@]}")
+	done
+	echo "# vmtest: $pass passed, $fail failed, $skip skipped in $(elapsed "$start") s"
+	[ "$fail" -eq 0 ] || failed=1
+	return "$failed"
+}
+
+if [ "${1:-}" = --guest ]; then
+	shift
+	[ "${IRDMA_VM:-}" = 1 ] || { echo "tests.sh: --guest runs inside the VM only" >&2; exit 2; }
+	guest_main "$@"
+else
+	host_main "$@"
+fi
