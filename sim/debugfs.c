@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * irdma_sim - debugfs: /sys/kernel/debug/irdma_sim/irdma_simN/
+ *
+ * Fault injection (read-write):
+ *   fw_not_ready      CPUSTATUS0..2 read 0: the driver's firmware wait fails
+ *   fail_cqp_create   the CQP create handshake reports CCQPSTATUS ERR
+ *   fail_opcode       the next WQE with this opcode completes with the error
+ *                     fail_major/fail_minor (one shot; 0xffffffff = off)
+ *   fail_major        major code of that error (default 0x0001)
+ *   fail_minor        minor code of that error (default 0x0005)
+ *   drop_interrupts   interrupts are discarded instead of raised
+ * State (read-only): info, regs, cqp (per-opcode counts), hmc, queues,
+ * objects, irq, stats.
+ *
+ * Return values of debugfs calls are ignored, as debugfs wants.
+ */
+
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
+
+#include "sim.h"
+
+/**
+ * irdma_sim_info_show() - "info": identity of the instance
+ * @s: seq_file
+ * @unused: unused
+ *
+ * Return: 0.
+ */
+static int irdma_sim_info_show(struct seq_file *s, void *unused)
+{
+	struct irdma_sim *sim = s->private;
+
+	seq_printf(s, "ibdev: %s\nnetdev: %s\nauxdev: %s\nvectors: %u\n",
+		   sim->ibdev_name, netdev_name(sim->netdev),
+		   dev_name(&sim->sadev.adev.dev), sim->irq.nvec);
+	seq_printf(s, "db_page_pfn: %#lx\n", sim->sadev.db_page_pfn);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(irdma_sim_info);
+
+/**
+ * irdma_sim_regs_show() - "regs": the register file
+ * @s: seq_file
+ * @unused: unused
+ *
+ * Return: 0.
+ */
+static int irdma_sim_regs_show(struct seq_file *s, void *unused)
+{
+	struct irdma_sim *sim = s->private;
+	struct irdma_sim_regs *r = &sim->regs;
+	unsigned long flags;
+	u32 i;
+
+	spin_lock_irqsave(&sim->lock, flags);
+	seq_printf(s, "CQPTAIL     %#010x\nCQPDB       %#010x\n", r->cqptail,
+		   r->cqpdb);
+	seq_printf(s, "CCQPSTATUS  %#010x\nCCQPHIGH    %#010x\nCCQPLOW     %#010x\n",
+		   r->ccqpstatus, r->ccqphigh, r->ccqplow);
+	seq_printf(s, "CQPERRCODES %#010x\nAEQCTL      %#010x\n",
+		   r->cqperrcodes, r->aeqctl);
+	for (i = 0; i < IRDMA_SIM_MAX_CEQS; i++)
+		if (r->ceqctl[i])
+			seq_printf(s, "CEQCTL(%u)   %#010x\n", i, r->ceqctl[i]);
+	for (i = 0; i < sim->irq.nvec; i++)
+		seq_printf(s, "DYN_CTL(%u)  %#010x\n", i, r->dyn_ctl[i]);
+	spin_unlock_irqrestore(&sim->lock, flags);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(irdma_sim_regs);
+
+/**
+ * irdma_sim_cqp_show() - "cqp": CQP state and WQEs per opcode
+ * @s: seq_file
+ * @unused: unused
+ *
+ * Return: 0.
+ */
+static int irdma_sim_cqp_show(struct seq_file *s, void *unused)
+{
+	struct irdma_sim *sim = s->private;
+	struct irdma_sim_cqp *cqp = &sim->cqp;
+	struct irdma_sim_stats *st = &sim->stats;
+	unsigned long flags;
+	u32 op;
+
+	spin_lock_irqsave(&sim->lock, flags);
+	seq_printf(s, "created %d size %u tail %u head %u polarity %u generation %u\n",
+		   cqp->created, cqp->size, cqp->tail, cqp->head, cqp->polarity,
+		   sim->gen);
+	seq_printf(s, "context %#llx sq %#llx protocol %u hmc_profile %u\n",
+		   cqp->ctx_pa, cqp->sq_pa, cqp->protocol, cqp->hmc_profile);
+	seq_printf(s, "wqes %llu errors %llu injected %llu doorbells %llu stalls %llu ccq_cqes %llu\n",
+		   st->wqes_total, st->errors_total, st->injected,
+		   st->doorbells, st->stalls, st->ccq_cqes);
+	seq_puts(s, "opcode                     wqes   errors\n");
+	for (op = 0; op < IRDMA_CQP_OP_MAX; op++)
+		if (st->wqes[op] || st->errors[op])
+			seq_printf(s, "%#04x %-20s %8llu %8llu\n", op,
+				   irdma_sim_op_name(op), st->wqes[op],
+				   st->errors[op]);
+	spin_unlock_irqrestore(&sim->lock, flags);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(irdma_sim_cqp);
+
+static const char * const irdma_sim_hmc_names[IRDMA_HMC_OBJ_NUM] = {
+	"QP", "CQ", "RSVD", "HTE", "ARP", "APBVT", "MR", "XF", "XFFL", "Q1",
+	"Q1FL", "TIMER", "FSIMC", "FSIAV", "PBLE", "RRF", "RRFFL", "HDR", "MD",
+	"OOISC", "OOISCFFL",
+};
+
+/**
+ * irdma_sim_hmc_show() - "hmc": committed counts, bases and SDs
+ * @s: seq_file
+ * @unused: unused
+ *
+ * Return: 0.
+ */
+static int irdma_sim_hmc_show(struct seq_file *s, void *unused)
+{
+	struct irdma_sim *sim = s->private;
+	struct irdma_sim_hmc *hmc = &sim->hmc;
+	unsigned long flags;
+	u32 i;
+
+	spin_lock_irqsave(&sim->lock, flags);
+	seq_printf(s, "committed %d pages_allocated %d sd_cnt %u sd_updates %llu pdinv %llu\n",
+		   hmc->committed, hmc->pages_allocated, hmc->sd_cnt,
+		   hmc->sd_updates, hmc->pdinv);
+	seq_puts(s, "object        count       max    size          base\n");
+	for (i = 0; i < IRDMA_HMC_OBJ_NUM; i++)
+		seq_printf(s, "%-8s %10u %10u %7u %#13llx\n",
+			   irdma_sim_hmc_names[i], hmc->obj[i].cnt,
+			   hmc->obj[i].max, hmc->obj[i].size, hmc->obj[i].base);
+	for (i = 0; i < hmc->sd_cnt && i < IRDMA_SIM_MAX_SDS; i++)
+		if (hmc->sd[i].valid)
+			seq_printf(s, "SD %u %s %#llx bp %u\n", i,
+				   hmc->sd[i].direct ? "direct" : "paged",
+				   hmc->sd[i].pa, hmc->sd[i].bp_cnt);
+	spin_unlock_irqrestore(&sim->lock, flags);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(irdma_sim_hmc);
+
+/**
+ * irdma_sim_queues_show() - "queues": CQs, CEQs and the AEQ
+ * @s: seq_file
+ * @unused: unused
+ *
+ * Return: 0.
+ */
+static int irdma_sim_queues_show(struct seq_file *s, void *unused)
+{
+	static const char * const arm[] = { "no", "se", "any" };
+	struct irdma_sim *sim = s->private;
+	struct irdma_sim_eq *eq;
+	struct irdma_sim_cq *cq;
+	unsigned long flags, idx;
+	u32 i;
+
+	rcu_read_lock();
+	xa_for_each(&sim->cqs, idx, cq)
+		seq_printf(s, "CQ %lu size %u cqe %u ceq %d%s tail %u pol %u armed %s seq %u cqes %llu ceqes %llu pending %u overflows %llu%s%s\n",
+			   idx, cq->size, cq->cqe_size,
+			   cq->ceq_valid ? cq->ceq_id : -1,
+			   cq->ceqe_mask ? " masked" : "", cq->tail,
+			   cq->polarity, arm[cq->armed], cq->arm_seq, cq->cqes,
+			   cq->ceqes, cq->ceqe_pending, cq->overflows,
+			   cq->chk_overflow ? " chk" : "",
+			   cq->live ? "" : " dead");
+	rcu_read_unlock();
+
+	spin_lock_irqsave(&sim->lock, flags);
+	for (i = 0; i <= IRDMA_SIM_MAX_CEQS; i++) {
+		eq = i < IRDMA_SIM_MAX_CEQS ? sim->ceqs[i] : sim->aeq;
+		if (!eq)
+			continue;
+		seq_printf(s, "%s %u size %u tail %u pol %u used %u posted %llu overflows %llu%s\n",
+			   i < IRDMA_SIM_MAX_CEQS ? "CEQ" : "AEQ", eq->id,
+			   eq->size, eq->tail, eq->polarity, eq->used,
+			   eq->posted, eq->overflows,
+			   eq->gen == sim->gen ? "" : " stale");
+	}
+	spin_unlock_irqrestore(&sim->lock, flags);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(irdma_sim_queues);
+
+/**
+ * irdma_sim_objects_show() - "objects": QPs, STags, AHs, ARP, qhash, ...
+ * @s: seq_file
+ * @unused: unused
+ *
+ * Return: 0.
+ */
+static int irdma_sim_objects_show(struct seq_file *s, void *unused)
+{
+	struct irdma_sim *sim = s->private;
+	struct irdma_sim_qhash *e;
+	struct irdma_sim_qp *qp;
+	struct irdma_sim_mr *mr;
+	struct irdma_sim_ah *ah;
+	unsigned long flags, idx;
+	u32 i, n;
+	int bkt;
+
+	rcu_read_lock();
+	xa_for_each(&sim->qps, idx, qp)
+		seq_printf(s, "QP %lu type %u state %u tcp %u cqs %u/%u sq_doorbells %llu%s%s%s\n",
+			   idx, qp->type, qp->state, qp->tcp_state, qp->txcq,
+			   qp->rxcq, qp->sq_doorbells,
+			   qp->flush_sq ? " flush_sq" : "",
+			   qp->flush_rq ? " flush_rq" : "",
+			   qp->suspended ? " suspended" : "");
+	xa_for_each(&sim->mrs, idx, mr)
+		seq_printf(s, "STAG %#lx%02x %s pd %u len %llu rights %#x pbl %u%s\n",
+			   idx, mr->key, mr->is_mr ? "MR" : "MW", mr->pd,
+			   mr->len, mr->rights, mr->pbl_level,
+			   mr->registered ? " registered" : "");
+	xa_for_each(&sim->ahs, idx, ah)
+		seq_printf(s, "AH %lu %pM %s arp %u pd %u\n", idx, ah->mac,
+			   ah->ipv4 ? "ipv4" : "ipv6", ah->arp_idx, ah->pd);
+	rcu_read_unlock();
+
+	spin_lock_irqsave(&sim->lock, flags);
+	for (i = 0; i < sim->narp; i++)
+		if (sim->arp[i].valid)
+			seq_printf(s, "ARP %u %pM%s\n", i, sim->arp[i].mac,
+				   sim->arp[i].permanent ? " permanent" : "");
+	hash_for_each(sim->qhash, bkt, e, node) {
+		if (e->ipv4)
+			seq_printf(s, "QHASH %s %pI4h:%u %pI4h:%u qp %u qs %u vlan %d\n",
+				   e->type == IRDMA_QHASH_TYPE_TCP_SYN ? "syn" : "est",
+				   &e->lip[3], e->lport, &e->rip[3], e->rport,
+				   e->qpn, e->qs_handle,
+				   e->vlan_valid ? e->vlan : -1);
+		else
+			seq_printf(s, "QHASH %s [%08x:%08x:%08x:%08x]:%u [%08x:%08x:%08x:%08x]:%u qp %u qs %u vlan %d\n",
+				   e->type == IRDMA_QHASH_TYPE_TCP_SYN ? "syn" : "est",
+				   e->lip[0], e->lip[1], e->lip[2], e->lip[3],
+				   e->lport, e->rip[0], e->rip[1], e->rip[2],
+				   e->rip[3], e->rport, e->qpn, e->qs_handle,
+				   e->vlan_valid ? e->vlan : -1);
+	}
+	n = bitmap_weight(sim->apbvt, IRDMA_SIM_APBVT_PORTS);
+	spin_unlock_irqrestore(&sim->lock, flags);
+	seq_printf(s, "APBVT ports %u\n", n);
+	for (i = 0; i < IRDMA_SIM_WS_NODES; i++)
+		if (sim->ws[i].used)
+			seq_printf(s, "WS node %u parent %u%s%s tc %u qs %u\n", i,
+				   sim->ws[i].parent,
+				   sim->ws[i].leaf ? " leaf" : "",
+				   sim->ws[i].enabled ? " enabled" : "",
+				   sim->ws[i].tc, sim->ws[i].qs_handle);
+	seq_printf(s, "stats instances %u up_map %#llx\n",
+		   bitmap_weight(sim->stats_insts, IRDMA_SIM_STATS_INSTS),
+		   sim->up_map);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(irdma_sim_objects);
+
+/**
+ * irdma_sim_irq_show() - "irq": vectors and pending causes
+ * @s: seq_file
+ * @unused: unused
+ *
+ * Return: 0.
+ */
+static int irdma_sim_irq_show(struct seq_file *s, void *unused)
+{
+	struct irdma_sim *sim = s->private;
+	struct irdma_sim_vec *vec;
+	unsigned long flags;
+	u32 i;
+
+	spin_lock_irqsave(&sim->lock, flags);
+	for (i = 0; i < sim->irq.nvec; i++) {
+		vec = &sim->irq.vec[i];
+		seq_printf(s, "vector %u irq %u %s fired %llu dropped %llu\n",
+			   vec->idx, vec->virq,
+			   vec->enabled ? "enabled" : "masked", vec->fired,
+			   vec->dropped);
+	}
+	seq_printf(s, "pending causes: %*pbl\n", IRDMA_SIM_NUM_CAUSES,
+		   sim->irq.pending);
+	spin_unlock_irqrestore(&sim->lock, flags);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(irdma_sim_irq);
+
+/**
+ * irdma_sim_stats_show() - "stats": event and doorbell counters
+ * @s: seq_file
+ * @unused: unused
+ *
+ * Return: 0.
+ */
+static int irdma_sim_stats_show(struct seq_file *s, void *unused)
+{
+	struct irdma_sim *sim = s->private;
+	struct irdma_sim_stats *st = &sim->stats;
+
+	seq_printf(s, "cq_overflows %llu\nceqes %llu\nceqe_drops %llu\n",
+		   st->cq_overflows, st->ceqes, st->ceqe_drops);
+	seq_printf(s, "aeqes %llu\naeqe_drops %llu\n", st->aeqes,
+		   st->aeqe_drops);
+	seq_printf(s, "cqarm %llu\ncqack %llu\naeqalloc %llu\nwqealloc %llu\n",
+		   st->cqarm, st->cqack, st->aeqalloc, st->wqealloc);
+	seq_printf(s, "bad_reg %llu\nqhash_del_miss %llu\napbvt_anomalies %llu\n",
+		   st->bad_reg, st->qhash_del_miss, st->apbvt_anomalies);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(irdma_sim_stats);
+
+/**
+ * irdma_sim_debugfs_add() - create the instance's debugfs directory
+ * @sim: instance with its netdev and vectors set
+ */
+void irdma_sim_debugfs_add(struct irdma_sim *sim)
+{
+	struct dentry *d;
+
+	d = debugfs_create_dir(dev_name(&sim->dev), irdma_sim_debugfs_root);
+	sim->ddir = d;
+	debugfs_create_bool("fw_not_ready", 0600, d, &sim->knobs.fw_not_ready);
+	debugfs_create_bool("fail_cqp_create", 0600, d,
+			    &sim->knobs.fail_cqp_create);
+	debugfs_create_bool("drop_interrupts", 0600, d,
+			    &sim->knobs.drop_interrupts);
+	debugfs_create_x32("fail_opcode", 0600, d, &sim->knobs.fail_opcode);
+	debugfs_create_x16("fail_major", 0600, d, &sim->knobs.fail_major);
+	debugfs_create_x16("fail_minor", 0600, d, &sim->knobs.fail_minor);
+	debugfs_create_file("info", 0400, d, sim, &irdma_sim_info_fops);
+	debugfs_create_file("regs", 0400, d, sim, &irdma_sim_regs_fops);
+	debugfs_create_file("cqp", 0400, d, sim, &irdma_sim_cqp_fops);
+	debugfs_create_file("hmc", 0400, d, sim, &irdma_sim_hmc_fops);
+	debugfs_create_file("queues", 0400, d, sim, &irdma_sim_queues_fops);
+	debugfs_create_file("objects", 0400, d, sim, &irdma_sim_objects_fops);
+	debugfs_create_file("irq", 0400, d, sim, &irdma_sim_irq_fops);
+	debugfs_create_file("stats", 0400, d, sim, &irdma_sim_stats_fops);
+}
+
+/**
+ * irdma_sim_debugfs_del() - remove the instance's debugfs directory
+ * @sim: instance
+ *
+ * Waits for readers, so the state they print stays valid.
+ */
+void irdma_sim_debugfs_del(struct irdma_sim *sim)
+{
+	debugfs_remove_recursive(sim->ddir);
+	sim->ddir = NULL;
+}

@@ -1,0 +1,752 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * irdma_sim - completion queues, completion event queues and the
+ * asynchronous event queue (facts sheet §2.4-§2.5, §4.2-§4.6, §5).
+ *
+ * CQE writer: a CQE is written at the CQ's tail, header word (QW3) last
+ * after dma_wmb(), with the valid bit equal to the CQ's lap polarity (1 on
+ * the first lap).  The driver's head index in shadow area QW0 tells when
+ * the ring is full (size - 1 CQEs outstanding): with check-overflow set the
+ * CQE is dropped and an AE CQ_OPERATION_ERROR is posted, otherwise the
+ * oldest CQE is overwritten as hardware would.
+ *
+ * CEQE generation.  The facts sheet leaves the exact meaning of the
+ * CEQE-mask bit open; the model implements one rule for every CQ: a CQ
+ * produces a CEQE only while it is armed.  CQARM latches the request in
+ * shadow area QW4: ARM_NEXT arms for the next CQE, ARM_NEXT_SE for the
+ * next solicited or error CQE.  The CEQE is posted right after the CQE
+ * that matches, and posting it disarms the CQ: one CEQE per arm request.
+ * The CEQE-mask bit of CREATE_CQ is recorded (debugfs) but changes
+ * nothing: an unarmed CQ, such as the CCQ during bring-up, is polled.
+ *
+ * CEQ and AEQ writers: an element is written at the queue's tail with the
+ * valid bit of the lap polarity (1 first), then the queue's interrupt
+ * cause is raised (irq.c).  CEQ space is accounted with CQACK (one per
+ * CEQE consumed, naming the CQ); CEQEs of a destroyed CQ are given back at
+ * the destroy because the driver skips them without CQACK.  AEQ space is
+ * returned with AEQALLOC.  When only one AEQ slot is left the AE is
+ * written with the overflow bit; when none is left it is dropped.
+ */
+
+#include <linux/bitfield.h>
+#include <linux/slab.h>
+
+#include "sim.h"
+
+/**
+ * irdma_sim_cq_get() - a live CQ of the current CQP generation
+ * @sim: instance
+ * @id: CQ id
+ *
+ * Return: the CQ, valid while sim->lock is held, or NULL.
+ */
+struct irdma_sim_cq *irdma_sim_cq_get(struct irdma_sim *sim, u32 id)
+{
+	struct irdma_sim_cq *cq;
+
+	lockdep_assert_held(&sim->lock);
+
+	cq = xa_load(&sim->cqs, id);
+	if (!cq || !cq->live || cq->gen != sim->gen)
+		return NULL;
+	return cq;
+}
+
+/**
+ * irdma_sim_ceq_get() - a CEQ of the current CQP generation
+ * @sim: instance
+ * @id: CEQ id
+ *
+ * Return: the CEQ, valid while sim->lock is held, or NULL.
+ */
+static struct irdma_sim_eq *irdma_sim_ceq_get(struct irdma_sim *sim, u32 id)
+{
+	struct irdma_sim_eq *ceq;
+
+	lockdep_assert_held(&sim->lock);
+
+	if (id >= IRDMA_SIM_MAX_CEQS)
+		return NULL;
+	ceq = sim->ceqs[id];
+	if (!ceq || ceq->gen != sim->gen)
+		return NULL;
+	return ceq;
+}
+
+/**
+ * irdma_sim_aeq_get() - the AEQ of the current CQP generation
+ * @sim: instance
+ *
+ * Return: the AEQ, valid while sim->lock is held, or NULL.
+ */
+static struct irdma_sim_eq *irdma_sim_aeq_get(struct irdma_sim *sim)
+{
+	lockdep_assert_held(&sim->lock);
+
+	if (!sim->aeq || sim->aeq->gen != sim->gen)
+		return NULL;
+	return sim->aeq;
+}
+
+/**
+ * irdma_sim_eq_advance() - move an event queue's tail past one element
+ * @eq: CEQ or AEQ
+ */
+static void irdma_sim_eq_advance(struct irdma_sim_eq *eq)
+{
+	if (++eq->tail == eq->size) {
+		eq->tail = 0;
+		eq->polarity ^= 1;
+	}
+	eq->used++;
+	eq->posted++;
+}
+
+/**
+ * irdma_sim_ceq_post() - write a CEQE for a CQ
+ * @sim: instance
+ * @cq: CQ that has a new CQE and was armed
+ */
+static void irdma_sim_ceq_post(struct irdma_sim *sim, struct irdma_sim_cq *cq)
+{
+	struct irdma_sim_eq *ceq;
+	__le64 *slot;
+	u64 val;
+
+	lockdep_assert_held(&sim->lock);
+
+	ceq = irdma_sim_ceq_get(sim, cq->ceq_id);
+	if (!ceq || ceq->used >= ceq->size) {
+		sim->stats.ceqe_drops++;
+		if (ceq)
+			ceq->overflows++;
+		dev_err_ratelimited(&sim->dev, "CEQ %u %s: CEQE of CQ %u dropped\n",
+				    cq->ceq_id, ceq ? "full" : "does not exist",
+				    cq->id);
+		return;
+	}
+	slot = irdma_sim_qmem_ptr(&ceq->mem, (size_t)ceq->tail * ceq->elem_size);
+	val = FIELD_PREP(IRDMA_CEQE_CQCTX, cq->ctx) |
+	      (ceq->polarity ? IRDMA_CEQE_VALID : 0);
+	/* the CQE must be visible before the CEQE that announces it */
+	dma_wmb();
+	WRITE_ONCE(*slot, cpu_to_le64(val));
+	irdma_sim_eq_advance(ceq);
+	cq->ceqe_pending++;
+	cq->ceqes++;
+	sim->stats.ceqes++;
+	irdma_sim_irq_raise(sim, ceq->id);
+}
+
+/**
+ * irdma_sim_cq_post() - write a CQE
+ * @sim: instance
+ * @cq: live CQ
+ * @cqe: the four words; the valid bit of word 3 is set by this function
+ * @solicited: the CQE satisfies an ARM_NEXT_SE request (solicited or error)
+ *
+ * Return: 0, or -ENOSPC when the CQ was full and the CQE was dropped.
+ */
+int irdma_sim_cq_post(struct irdma_sim *sim, struct irdma_sim_cq *cq,
+		      const __le64 *cqe, bool solicited)
+{
+	u32 head, next;
+	__le64 *slot;
+	u64 hdr;
+
+	lockdep_assert_held(&sim->lock);
+
+	head = FIELD_GET(IRDMA_CQ_SHADOW_QW0_CQEIDX,
+			 le64_to_cpu(READ_ONCE(cq->shadow[IRDMA_CQ_SHADOW_QW0])));
+	next = cq->tail + 1 == cq->size ? 0 : cq->tail + 1;
+	if (next == head) {
+		cq->overflows++;
+		sim->stats.cq_overflows++;
+		if (cq->chk_overflow) {
+			dev_err_ratelimited(&sim->dev,
+					    "CQ %u overflow: CQE dropped\n",
+					    cq->id);
+			irdma_sim_aeq_post(sim, cq->ctx,
+					   FIELD_PREP(IRDMA_AEQE_QW1_QPCQID_LOW, cq->id) |
+					   FIELD_PREP(IRDMA_AEQE_QW1_QPCQID_HI, cq->id >> 18) |
+					   FIELD_PREP(IRDMA_AEQE_QW1_AECODE,
+						      IRDMA_AE_CQ_OPERATION_ERROR) |
+					   FIELD_PREP(IRDMA_AEQE_QW1_AESRC,
+						      IRDMA_AE_SOURCE_CQ));
+			return -ENOSPC;
+		}
+	}
+
+	slot = irdma_sim_qmem_ptr(&cq->mem, (size_t)cq->tail * cq->cqe_size);
+	WRITE_ONCE(slot[0], cqe[0]);
+	WRITE_ONCE(slot[1], cqe[1]);
+	WRITE_ONCE(slot[2], cqe[2]);
+	hdr = le64_to_cpu(cqe[IRDMA_CQE_HDR]) & ~IRDMA_CQE_QW3_VALID;
+	if (cq->polarity)
+		hdr |= IRDMA_CQE_QW3_VALID;
+	/* the driver reads the body only after seeing the valid bit */
+	dma_wmb();
+	WRITE_ONCE(slot[IRDMA_CQE_HDR], cpu_to_le64(hdr));
+	cq->tail = next;
+	if (!next)
+		cq->polarity ^= 1;
+	cq->cqes++;
+
+	if (cq->armed == IRDMA_SIM_ARM_ANY ||
+	    (cq->armed == IRDMA_SIM_ARM_SOLICITED && solicited)) {
+		cq->armed = IRDMA_SIM_ARM_NONE;
+		if (cq->ceq_valid)
+			irdma_sim_ceq_post(sim, cq);
+	}
+	return 0;
+}
+
+/**
+ * irdma_sim_cq_arm() - CQARM written: latch the arm request of a CQ
+ * @sim: instance
+ * @id: CQ id written
+ */
+void irdma_sim_cq_arm(struct irdma_sim *sim, u32 id)
+{
+	struct irdma_sim_cq *cq;
+	u64 arm;
+
+	lockdep_assert_held(&sim->lock);
+
+	sim->stats.cqarm++;
+	cq = irdma_sim_cq_get(sim, id);
+	if (!cq) {
+		dev_dbg_ratelimited(&sim->dev, "CQARM of unknown CQ %u\n", id);
+		return;
+	}
+	arm = le64_to_cpu(READ_ONCE(cq->shadow[IRDMA_CQ_SHADOW_ARM]));
+	cq->arm_seq = FIELD_GET(IRDMA_CQ_SHADOW_ARM_SEQ_NUM, arm);
+	if (arm & IRDMA_CQ_SHADOW_ARM_NEXT)
+		cq->armed = IRDMA_SIM_ARM_ANY;
+	else if ((arm & IRDMA_CQ_SHADOW_ARM_NEXT_SE) &&
+		 cq->armed != IRDMA_SIM_ARM_ANY)
+		cq->armed = IRDMA_SIM_ARM_SOLICITED;
+}
+
+/**
+ * irdma_sim_cq_ack() - CQACK written: one CEQE of a CQ was consumed
+ * @sim: instance
+ * @id: CQ id written
+ */
+void irdma_sim_cq_ack(struct irdma_sim *sim, u32 id)
+{
+	struct irdma_sim_eq *ceq;
+	struct irdma_sim_cq *cq;
+
+	lockdep_assert_held(&sim->lock);
+
+	sim->stats.cqack++;
+	cq = irdma_sim_cq_get(sim, id);
+	if (!cq || !cq->ceqe_pending) {
+		dev_dbg_ratelimited(&sim->dev,
+				    "CQACK of CQ %u without an outstanding CEQE\n",
+				    id);
+		return;
+	}
+	cq->ceqe_pending--;
+	ceq = irdma_sim_ceq_get(sim, cq->ceq_id);
+	if (ceq && ceq->used)
+		ceq->used--;
+}
+
+/**
+ * irdma_sim_aeq_post() - write an AEQE
+ * @sim: instance
+ * @ctx: QW0: QP completion context or CQ context
+ * @qw1: QW1 without the valid bit: ids, AE code and source, states
+ *
+ * Return: 0, -ENOENT without an AEQ, -ENOSPC when the AEQ is full.
+ */
+int irdma_sim_aeq_post(struct irdma_sim *sim, u64 ctx, u64 qw1)
+{
+	struct irdma_sim_eq *aeq;
+	__le64 *slot;
+
+	lockdep_assert_held(&sim->lock);
+
+	aeq = irdma_sim_aeq_get(sim);
+	if (!aeq || aeq->used >= aeq->size) {
+		sim->stats.aeqe_drops++;
+		if (aeq)
+			aeq->overflows++;
+		dev_err_ratelimited(&sim->dev, "AE %#llx dropped: %s\n",
+				    FIELD_GET(IRDMA_AEQE_QW1_AECODE, qw1),
+				    aeq ? "AEQ full" : "no AEQ");
+		return aeq ? -ENOSPC : -ENOENT;
+	}
+	if (aeq->used == aeq->size - 1) {
+		/* last free slot: tell the driver that events are being lost */
+		qw1 |= IRDMA_AEQE_QW1_OVERFLOW;
+		aeq->overflows++;
+		dev_err_ratelimited(&sim->dev, "AEQ overflow\n");
+	}
+	qw1 &= ~IRDMA_AEQE_QW1_VALID;
+	if (aeq->polarity)
+		qw1 |= IRDMA_AEQE_QW1_VALID;
+	slot = irdma_sim_qmem_ptr(&aeq->mem, (size_t)aeq->tail * aeq->elem_size);
+	WRITE_ONCE(slot[0], cpu_to_le64(ctx));
+	/* the valid bit is in QW1: QW0 must be visible first */
+	dma_wmb();
+	WRITE_ONCE(slot[IRDMA_AEQE_HDR], cpu_to_le64(qw1));
+	irdma_sim_eq_advance(aeq);
+	sim->stats.aeqes++;
+	irdma_sim_irq_raise(sim, IRDMA_SIM_AEQ_CAUSE);
+	return 0;
+}
+
+/**
+ * irdma_sim_aeq_credit() - AEQALLOC written: AEQEs consumed
+ * @sim: instance
+ * @n: number of AEQEs the driver consumed
+ */
+void irdma_sim_aeq_credit(struct irdma_sim *sim, u32 n)
+{
+	struct irdma_sim_eq *aeq;
+
+	lockdep_assert_held(&sim->lock);
+
+	sim->stats.aeqalloc++;
+	aeq = irdma_sim_aeq_get(sim);
+	if (!aeq)
+		return;
+	if (n > aeq->used) {
+		dev_dbg_ratelimited(&sim->dev,
+				    "AEQALLOC %u with %u AEQEs outstanding\n",
+				    n, aeq->used);
+		n = aeq->used;
+	}
+	aeq->used -= n;
+}
+
+/**
+ * irdma_sim_cq_free() - free a CQ nobody can look up any more
+ * @cq: CQ erased from the table, not live
+ */
+static void irdma_sim_cq_free(struct irdma_sim_cq *cq)
+{
+	irdma_sim_qmem_fini(&cq->mem);
+	kfree_rcu(cq, rcu);
+}
+
+/**
+ * irdma_sim_eq_free() - free a CEQ or the AEQ nobody can reach any more
+ * @eq: queue detached under sim->lock
+ */
+static void irdma_sim_eq_free(struct irdma_sim_eq *eq)
+{
+	irdma_sim_qmem_fini(&eq->mem);
+	kfree(eq);
+}
+
+/**
+ * irdma_sim_cq_ring() - set up the ring and shadow area of a CQ
+ * @sim: instance
+ * @cmd: CREATE_CQ or MODIFY_CQ
+ * @cq: CQ whose size and CQE size are set
+ * @mem: ring memory to fill
+ * @shadow: shadow area address to fill
+ *
+ * Return: true on success; on failure @cmd is failed.
+ */
+static bool irdma_sim_cq_ring(struct irdma_sim *sim, struct irdma_sim_cmd *cmd,
+			      struct irdma_sim_cq *cq,
+			      struct irdma_sim_qmem *mem, __le64 **shadow)
+{
+	u64 hdr = irdma_sim_qw(cmd, IRDMA_CQP_WQE_HDR);
+	u64 shadow_pa = irdma_sim_qw(cmd, 5);
+	int err;
+
+	err = irdma_sim_qmem_init(sim, mem, irdma_sim_qw(cmd, 4),
+				  hdr & IRDMA_CQP_QW3_VIRTMAP,
+				  FIELD_GET(IRDMA_CQP_QW3_LPBLSIZE, hdr),
+				  FIELD_GET(IRDMA_CQP_CQ_QW6_FIRST_PBLE,
+					    irdma_sim_qw(cmd, 6)),
+				  (size_t)cq->size * cq->cqe_size,
+				  IRDMA_RING_ALIGN);
+	if (err) {
+		irdma_sim_cmd_fail(sim, cmd, irdma_sim_errno_minor(err),
+				   "CQ %u ring (%u CQEs) not usable: %d\n",
+				   cq->id, cq->size, err);
+		return false;
+	}
+	*shadow = IS_ALIGNED(shadow_pa, sizeof(u64)) ?
+		irdma_sim_dma_va(sim, shadow_pa,
+				 IRDMA_CQ_SHADOW_WORDS * sizeof(u64)) : NULL;
+	if (!*shadow) {
+		irdma_sim_qmem_fini(mem);
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_ADDR,
+				   "CQ %u shadow area %#llx not in RAM\n",
+				   cq->id, shadow_pa);
+		return false;
+	}
+	cq->shadow_pa = shadow_pa;
+	return true;
+}
+
+/**
+ * irdma_sim_op_create_cq() - CREATE_CQ
+ * @sim: instance
+ * @cmd: command
+ *
+ * CQ 0 is the CCQ: the completion of its own creation goes into it.
+ */
+void irdma_sim_op_create_cq(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
+{
+	u64 hdr = irdma_sim_qw(cmd, IRDMA_CQP_WQE_HDR);
+	u32 id = FIELD_GET(IRDMA_CQP_CQ_QW3_GEN2_CQID, hdr);
+	u32 size = FIELD_GET(IRDMA_CQP_CQ_QW0_SIZE, irdma_sim_qw(cmd, 0));
+	u32 ceq_id = FIELD_GET(IRDMA_CQP_CQ_QW3_GEN2_CEQID, hdr);
+	struct irdma_sim_cq *cq;
+	unsigned long flags;
+	int err;
+
+	if (!irdma_sim_obj_id_ok(sim, cmd, IRDMA_HMC_CQ, id))
+		return;
+	if (xa_load(&sim->cqs, id)) {
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_ID,
+				   "CQ %u exists\n", id);
+		return;
+	}
+	if (size < 2 || size > IRDMA_GEN2_MAX_CQ_SIZE) {
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_SIZE,
+				   "CQ %u size %u\n", id, size);
+		return;
+	}
+	if ((hdr & IRDMA_CQP_CQ_QW3_CEQIDVALID) && ceq_id >= IRDMA_SIM_MAX_CEQS) {
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_ID,
+				   "CQ %u names CEQ %u\n", id, ceq_id);
+		return;
+	}
+	cq = kzalloc(sizeof(*cq), GFP_KERNEL);
+	if (!cq) {
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_NO_RESOURCE,
+				   "CQ %u: out of memory\n", id);
+		return;
+	}
+	cq->id = id;
+	cq->gen = sim->purged_gen;
+	cq->size = size;
+	cq->cqe_size = hdr & IRDMA_CQP_CQ_QW3_AVOIDMEMCNFLCT ? 64 : 32;
+	cq->ctx = FIELD_GET(IRDMA_CQP_CQ_QW1_CTX, irdma_sim_qw(cmd, 1));
+	cq->ceq_valid = hdr & IRDMA_CQP_CQ_QW3_CEQIDVALID;
+	cq->ceq_id = cq->ceq_valid ? ceq_id : 0;
+	cq->ceqe_mask = hdr & IRDMA_CQP_CQ_QW3_ENCEQEMASK;
+	cq->chk_overflow = hdr & IRDMA_CQP_CQ_QW3_CHKOVERFLOW;
+	cq->polarity = 1;
+	if (!irdma_sim_cq_ring(sim, cmd, cq, &cq->mem, &cq->shadow)) {
+		kfree(cq);
+		return;
+	}
+	err = xa_insert(&sim->cqs, id, cq, GFP_KERNEL);
+	if (err) {
+		irdma_sim_qmem_fini(&cq->mem);
+		kfree(cq);
+		irdma_sim_cmd_fail(sim, cmd, irdma_sim_errno_minor(err),
+				   "CQ %u: cannot record it (%d)\n", id, err);
+		return;
+	}
+	spin_lock_irqsave(&sim->lock, flags);
+	cq->live = true;
+	spin_unlock_irqrestore(&sim->lock, flags);
+}
+
+/**
+ * irdma_sim_cq_lookup() - a CQ named by a command
+ * @sim: instance
+ * @cmd: command (failed when the CQ does not exist)
+ * @id: CQ id
+ *
+ * Context: the CQP worker (the only one changing the CQ table).
+ * Return: the CQ or NULL.
+ */
+static struct irdma_sim_cq *irdma_sim_cq_lookup(struct irdma_sim *sim,
+						struct irdma_sim_cmd *cmd,
+						u32 id)
+{
+	struct irdma_sim_cq *cq = xa_load(&sim->cqs, id);
+
+	if (!cq || !cq->live) {
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_ID,
+				   "CQ %u does not exist\n", id);
+		return NULL;
+	}
+	return cq;
+}
+
+/**
+ * irdma_sim_op_modify_cq() - MODIFY_CQ: resize (new ring) and/or settings
+ * @sim: instance
+ * @cmd: command
+ *
+ * After a resize the model writes the new ring from index 0, polarity 1.
+ */
+void irdma_sim_op_modify_cq(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
+{
+	u64 hdr = irdma_sim_qw(cmd, IRDMA_CQP_WQE_HDR);
+	u32 id = FIELD_GET(IRDMA_CQP_CQ_QW3_GEN2_CQID, hdr);
+	u32 size = FIELD_GET(IRDMA_CQP_CQ_QW0_SIZE, irdma_sim_qw(cmd, 0));
+	struct irdma_sim_qmem mem, old;
+	struct irdma_sim_cq *cq, tmp;
+	unsigned long flags;
+	__le64 *shadow;
+
+	cq = irdma_sim_cq_lookup(sim, cmd, id);
+	if (!cq)
+		return;
+	if (!(hdr & IRDMA_CQP_CQ_QW3_CQRESIZE)) {
+		spin_lock_irqsave(&sim->lock, flags);
+		cq->chk_overflow = hdr & IRDMA_CQP_CQ_QW3_CHKOVERFLOW;
+		cq->ceqe_mask = hdr & IRDMA_CQP_CQ_QW3_ENCEQEMASK;
+		spin_unlock_irqrestore(&sim->lock, flags);
+		return;
+	}
+	if (size < 2 || size > IRDMA_GEN2_MAX_CQ_SIZE) {
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_SIZE,
+				   "CQ %u new size %u\n", id, size);
+		return;
+	}
+	tmp.id = id;
+	tmp.size = size;
+	tmp.cqe_size = hdr & IRDMA_CQP_CQ_QW3_AVOIDMEMCNFLCT ? 64 : 32;
+	if (!irdma_sim_cq_ring(sim, cmd, &tmp, &mem, &shadow))
+		return;
+
+	spin_lock_irqsave(&sim->lock, flags);
+	old = cq->mem;
+	cq->mem = mem;
+	cq->shadow = shadow;
+	cq->shadow_pa = tmp.shadow_pa;
+	cq->size = size;
+	cq->cqe_size = tmp.cqe_size;
+	cq->tail = 0;
+	cq->polarity = 1;
+	cq->chk_overflow = hdr & IRDMA_CQP_CQ_QW3_CHKOVERFLOW;
+	cq->ceqe_mask = hdr & IRDMA_CQP_CQ_QW3_ENCEQEMASK;
+	spin_unlock_irqrestore(&sim->lock, flags);
+	irdma_sim_qmem_fini(&old);
+}
+
+/**
+ * irdma_sim_op_destroy_cq() - DESTROY_CQ
+ * @sim: instance
+ * @cmd: command
+ *
+ * From now on the model never touches the CQ's memory.  Destroying the
+ * CCQ means the completion of this command is reported by CQPTAIL only.
+ */
+void irdma_sim_op_destroy_cq(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
+{
+	u64 hdr = irdma_sim_qw(cmd, IRDMA_CQP_WQE_HDR);
+	u32 id = FIELD_GET(IRDMA_CQP_CQ_QW3_GEN2_CQID, hdr);
+	struct irdma_sim_eq *ceq;
+	struct irdma_sim_cq *cq;
+	unsigned long flags;
+
+	cq = irdma_sim_cq_lookup(sim, cmd, id);
+	if (!cq)
+		return;
+	spin_lock_irqsave(&sim->lock, flags);
+	cq->live = false;
+	/* the driver skips this CQ's CEQEs without CQACK: give them back */
+	ceq = irdma_sim_ceq_get(sim, cq->ceq_id);
+	if (ceq && cq->ceqe_pending)
+		ceq->used -= min(ceq->used, cq->ceqe_pending);
+	spin_unlock_irqrestore(&sim->lock, flags);
+	xa_erase(&sim->cqs, id);
+	irdma_sim_cq_free(cq);
+}
+
+/**
+ * irdma_sim_eq_create() - common part of CREATE_CEQ and CREATE_AEQ
+ * @sim: instance
+ * @cmd: command
+ * @id: CEQ id (0 for the AEQ)
+ * @size: element count
+ * @elem_size: bytes per element
+ *
+ * Return: the new queue (not yet published) or NULL with @cmd failed.
+ */
+static struct irdma_sim_eq *irdma_sim_eq_create(struct irdma_sim *sim,
+						struct irdma_sim_cmd *cmd,
+						u32 id, u32 size, u32 elem_size)
+{
+	u64 hdr = irdma_sim_qw(cmd, IRDMA_CQP_WQE_HDR);
+	struct irdma_sim_eq *eq;
+	int err;
+
+	eq = kzalloc(sizeof(*eq), GFP_KERNEL);
+	if (!eq) {
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_NO_RESOURCE,
+				   "out of memory\n");
+		return NULL;
+	}
+	eq->id = id;
+	eq->gen = sim->purged_gen;
+	eq->size = size;
+	eq->elem_size = elem_size;
+	eq->polarity = 1;
+	err = irdma_sim_qmem_init(sim, &eq->mem, irdma_sim_qw(cmd, 4),
+				  hdr & IRDMA_CQP_QW3_VIRTMAP,
+				  FIELD_GET(IRDMA_CQP_QW3_LPBLSIZE, hdr),
+				  FIELD_GET(IRDMA_CQP_CEQ_QW6_FIRST_PBLE,
+					    irdma_sim_qw(cmd, 6)),
+				  (size_t)size * elem_size, IRDMA_RING_ALIGN);
+	if (err) {
+		kfree(eq);
+		irdma_sim_cmd_fail(sim, cmd, irdma_sim_errno_minor(err),
+				   "ring of %u elements not usable: %d\n", size,
+				   err);
+		return NULL;
+	}
+	return eq;
+}
+
+/**
+ * irdma_sim_op_create_ceq() - CREATE_CEQ
+ * @sim: instance
+ * @cmd: command
+ */
+void irdma_sim_op_create_ceq(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
+{
+	u32 id = FIELD_GET(IRDMA_CQP_CEQ_QW3_CEQID,
+			   irdma_sim_qw(cmd, IRDMA_CQP_WQE_HDR));
+	u32 size = FIELD_GET(IRDMA_CQP_CEQ_QW2_ELEMCNT, irdma_sim_qw(cmd, 2));
+	struct irdma_sim_eq *ceq;
+	unsigned long flags;
+
+	if (id >= IRDMA_SIM_MAX_CEQS || sim->ceqs[id]) {
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_ID,
+				   "CEQ %u %s\n", id,
+				   id >= IRDMA_SIM_MAX_CEQS ? "beyond the maximum" :
+							      "exists");
+		return;
+	}
+	if (size < 2 || size > IRDMA_CEQ_MAX_COUNT) {
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_SIZE,
+				   "CEQ %u size %u\n", id, size);
+		return;
+	}
+	ceq = irdma_sim_eq_create(sim, cmd, id, size, IRDMA_CEQE_SIZE);
+	if (!ceq)
+		return;
+	spin_lock_irqsave(&sim->lock, flags);
+	sim->ceqs[id] = ceq;
+	spin_unlock_irqrestore(&sim->lock, flags);
+}
+
+/**
+ * irdma_sim_op_destroy_ceq() - DESTROY_CEQ
+ * @sim: instance
+ * @cmd: command
+ */
+void irdma_sim_op_destroy_ceq(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
+{
+	u32 id = FIELD_GET(IRDMA_CQP_CEQ_QW3_CEQID,
+			   irdma_sim_qw(cmd, IRDMA_CQP_WQE_HDR));
+	struct irdma_sim_eq *ceq;
+	unsigned long flags;
+
+	if (id >= IRDMA_SIM_MAX_CEQS || !sim->ceqs[id]) {
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_ID,
+				   "CEQ %u does not exist\n", id);
+		return;
+	}
+	spin_lock_irqsave(&sim->lock, flags);
+	ceq = sim->ceqs[id];
+	sim->ceqs[id] = NULL;
+	__clear_bit(id, sim->irq.pending);
+	spin_unlock_irqrestore(&sim->lock, flags);
+	irdma_sim_eq_free(ceq);
+}
+
+/**
+ * irdma_sim_op_create_aeq() - CREATE_AEQ
+ * @sim: instance
+ * @cmd: command
+ */
+void irdma_sim_op_create_aeq(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
+{
+	u32 size = FIELD_GET(IRDMA_CQP_AEQ_QW2_ELEMCNT, irdma_sim_qw(cmd, 2));
+	struct irdma_sim_eq *aeq;
+	unsigned long flags;
+
+	if (sim->aeq) {
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_ORDER,
+				   "the AEQ exists\n");
+		return;
+	}
+	if (size < 2 || size > IRDMA_AEQ_MAX_COUNT) {
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_SIZE,
+				   "AEQ size %u\n", size);
+		return;
+	}
+	aeq = irdma_sim_eq_create(sim, cmd, 0, size, sizeof(struct irdma_aeqe));
+	if (!aeq)
+		return;
+	spin_lock_irqsave(&sim->lock, flags);
+	sim->aeq = aeq;
+	spin_unlock_irqrestore(&sim->lock, flags);
+}
+
+/**
+ * irdma_sim_op_destroy_aeq() - DESTROY_AEQ
+ * @sim: instance
+ * @cmd: command
+ */
+void irdma_sim_op_destroy_aeq(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
+{
+	struct irdma_sim_eq *aeq;
+	unsigned long flags;
+
+	if (!sim->aeq) {
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_ORDER,
+				   "there is no AEQ\n");
+		return;
+	}
+	spin_lock_irqsave(&sim->lock, flags);
+	aeq = sim->aeq;
+	sim->aeq = NULL;
+	__clear_bit(IRDMA_SIM_AEQ_CAUSE, sim->irq.pending);
+	spin_unlock_irqrestore(&sim->lock, flags);
+	irdma_sim_eq_free(aeq);
+}
+
+/**
+ * irdma_sim_eq_purge() - free every CQ, CEQ and the AEQ
+ * @sim: instance whose CQP generation moved on, or that is being deleted
+ *
+ * Context: the CQP worker, or teardown after processing stopped.
+ */
+void irdma_sim_eq_purge(struct irdma_sim *sim)
+{
+	struct irdma_sim_eq *eq;
+	struct irdma_sim_cq *cq;
+	unsigned long flags, idx;
+	u32 i;
+
+	xa_for_each(&sim->cqs, idx, cq) {
+		spin_lock_irqsave(&sim->lock, flags);
+		cq->live = false;
+		spin_unlock_irqrestore(&sim->lock, flags);
+		xa_erase(&sim->cqs, idx);
+		irdma_sim_cq_free(cq);
+	}
+	for (i = 0; i <= IRDMA_SIM_MAX_CEQS; i++) {
+		spin_lock_irqsave(&sim->lock, flags);
+		if (i < IRDMA_SIM_MAX_CEQS) {
+			eq = sim->ceqs[i];
+			sim->ceqs[i] = NULL;
+		} else {
+			eq = sim->aeq;
+			sim->aeq = NULL;
+		}
+		spin_unlock_irqrestore(&sim->lock, flags);
+		if (eq)
+			irdma_sim_eq_free(eq);
+	}
+}

@@ -1,0 +1,875 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * irdma_sim - internal definitions of the software model of the E810 RDMA
+ * function.
+ *
+ * One struct irdma_sim models one PCI function.  Its state is split by
+ * responsibility:
+ *   main.c    instances, rdma link add/delete, auxiliary device, removal
+ *   regs.c    the register window (sim_if.h rd32/wr32)
+ *   irq.c     MSI-X vectors as real Linux IRQs, cause routing, re-arm
+ *   mem.c     DMA address checking, queue memory, HMC SD/PBLE lookups
+ *   cqp.c     the control QP engine: fetch, dispatch, complete
+ *   hmc.c     FPM query/commit, segment descriptors
+ *   eq.c      CQs, CEQs, the AEQ: create/destroy, CQE/CEQE/AEQE writers
+ *   res.c     QPs, STags, AHs, ARP, APBVT, qhash, work scheduler, stats
+ *   debugfs.c fault injection knobs and read-only state
+ *
+ * Locking.  sim->lock (a spinlock taken with interrupts disabled, because
+ * the driver may touch registers from hard IRQ context) protects the
+ * register file, the interrupt state, the CQP ring state and every field
+ * that the register window or an interrupt path reads: queue producer
+ * indices, arm state, object liveness.  Object tables (xarrays) are only
+ * changed by the CQP worker, outside sim->lock; other contexts look objects
+ * up under sim->lock and use them only while they hold it.  Freed objects
+ * go through kfree_rcu(), because a lookup may race with xa_erase().
+ *
+ * Generations.  Every object records the CQP generation it was created
+ * in.  Destroying the CQP (driver teardown or reset) bumps the generation,
+ * which makes every older object invisible at once: the model never
+ * touches their memory again.  The worker frees them later.
+ */
+#ifndef IRDMA_SIM_H
+#define IRDMA_SIM_H
+
+#include <linux/bitmap.h>
+#include <linux/device.h>
+#include <linux/hashtable.h>
+#include <linux/if_ether.h>
+#include <linux/irq_work.h>
+#include <linux/rcupdate.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+#include <linux/xarray.h>
+#include <rdma/ib_verbs.h>
+
+#include "sim_if.h"
+
+/* ------------------------------------------------------------------------ */
+/* What the model advertises                                                */
+/* ------------------------------------------------------------------------ */
+
+/* CEQs the model implements (FPM query misc word, CEQCTL registers) */
+#define IRDMA_SIM_MAX_CEQS		256
+/* interrupt causes: one per CEQ, then the AEQ */
+#define IRDMA_SIM_AEQ_CAUSE		IRDMA_SIM_MAX_CEQS
+#define IRDMA_SIM_NUM_CAUSES		(IRDMA_SIM_MAX_CEQS + 1)
+/* HMC segment descriptors the model accepts (2 MiB each) */
+#define IRDMA_SIM_MAX_SDS		64
+/* work-scheduler node ids (10 bits) and queue-set handles */
+#define IRDMA_SIM_WS_NODES		1024
+#define IRDMA_SIM_MAX_QSETS		256
+/* statistics instances (7-bit index) */
+#define IRDMA_SIM_STATS_INSTS		128
+/* bytes GATHER_STATS writes */
+#define IRDMA_SIM_GATHER_STATS_LEN	1024
+/* MANAGE_PUSH_PAGES op return value: no push page available */
+#define IRDMA_SIM_NO_PUSH_PAGE		U32_MAX
+/* firmware version reported by QUERY_RDMA_FEATURES */
+#define IRDMA_SIM_FW_MAJOR		1
+#define IRDMA_SIM_FW_MINOR		0
+/* debugfs fail_opcode value meaning "no injection" */
+#define IRDMA_SIM_FAIL_NONE		U32_MAX
+/* TCP ports covered by the APBVT */
+#define IRDMA_SIM_APBVT_PORTS		65536
+/* log2 of the qhash table buckets */
+#define IRDMA_SIM_QHASH_BITS		8
+
+/* MANAGE_PUSH_PAGES QW3 */
+#define IRDMA_SIM_PUSH_QW3_IDX		GENMASK_ULL(9, 0)
+#define IRDMA_SIM_PUSH_QW3_FREE		BIT_ULL(62)
+
+/* QP host context words the model reads (256 bytes, see facts sheet) */
+#define IRDMA_SIM_QPC_WORDS		32
+#define IRDMA_SIM_QPC_QW0_IPV4		BIT_ULL(3)
+#define IRDMA_SIM_QPC_QW3		3
+#define IRDMA_SIM_QPC_QW3_LPORT		GENMASK_ULL(47, 32)
+#define IRDMA_SIM_QPC_QW3_RPORT		GENMASK_ULL(63, 48)
+#define IRDMA_SIM_QPC_QW4		4	/* remote IP words 2 (hi), 3 (lo) */
+#define IRDMA_SIM_QPC_QW5		5	/* remote IP words 0 (hi), 1 (lo) */
+#define IRDMA_SIM_QPC_QW7		7
+#define IRDMA_SIM_QPC_QW7_TCPSTATE	GENMASK_ULL(31, 28)
+#define IRDMA_SIM_QPC_QW17		17
+#define IRDMA_SIM_QPC_QW17_TXCQ		GENMASK_ULL(18, 0)
+#define IRDMA_SIM_QPC_QW17_RXCQ		GENMASK_ULL(50, 32)
+#define IRDMA_SIM_QPC_QW21		21	/* QP completion context */
+#define IRDMA_SIM_QPC_QW23		23	/* local IP words 2 (hi), 3 (lo) */
+#define IRDMA_SIM_QPC_QW24		24	/* local IP words 0 (hi), 1 (lo) */
+
+/* ------------------------------------------------------------------------ */
+/* Queue memory                                                             */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * struct irdma_sim_qmem - driver memory holding a ring, as the model sees it
+ * @va: kernel address of the whole ring when it is physically contiguous
+ * @pages: kernel address of each 4 KiB page when it is mapped through PBLEs
+ * @npages: entries in @pages
+ * @len: ring length in bytes
+ *
+ * Every page was checked when the ring was set up; entries never straddle
+ * a 4 KiB page because ring elements are 8 to 64 bytes.
+ */
+struct irdma_sim_qmem {
+	void *va;
+	void **pages;
+	u32 npages;
+	size_t len;
+};
+
+/* ------------------------------------------------------------------------ */
+/* Objects                                                                  */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * enum irdma_sim_arm - CQ notification request latched by CQARM
+ * @IRDMA_SIM_ARM_NONE: no CEQE wanted
+ * @IRDMA_SIM_ARM_SOLICITED: CEQE for the next solicited or error CQE
+ * @IRDMA_SIM_ARM_ANY: CEQE for the next CQE
+ */
+enum irdma_sim_arm {
+	IRDMA_SIM_ARM_NONE,
+	IRDMA_SIM_ARM_SOLICITED,
+	IRDMA_SIM_ARM_ANY,
+};
+
+/**
+ * struct irdma_sim_cq - a completion queue
+ * @id: CQ id
+ * @gen: CQP generation the CQ was created in
+ * @live: visible to lookups (sim->lock)
+ * @size: number of CQEs
+ * @cqe_size: bytes per CQE (32, or 64 with avoid-memory-conflict)
+ * @ctx: CQ context from CREATE_CQ QW1, returned in CEQEs and AEQEs
+ * @ceq_id: CEQ the CQ reports to
+ * @ceq_valid: @ceq_id is meaningful
+ * @ceqe_mask: CEQE-mask enable bit as given (recorded, see eq.c)
+ * @chk_overflow: drop CQEs and raise an AE instead of overwriting
+ * @mem: the CQE ring
+ * @shadow: the 64-byte shadow area (driver head index, arm word)
+ * @shadow_pa: bus address of @shadow, as given
+ * @tail: next CQE slot the model writes (sim->lock)
+ * @polarity: valid-bit value of the current lap (sim->lock)
+ * @armed: latched arm request (sim->lock)
+ * @arm_seq: arm sequence number of the last request (sim->lock)
+ * @ceqe_pending: CEQEs posted for this CQ and not yet acknowledged
+ * @cqes: CQEs written
+ * @overflows: CQEs dropped because the ring was full
+ * @ceqes: CEQEs posted for this CQ
+ * @rcu: deferred free
+ */
+struct irdma_sim_cq {
+	u32 id;
+	u32 gen;
+	bool live;
+	u32 size;
+	u32 cqe_size;
+	u64 ctx;
+	u16 ceq_id;
+	bool ceq_valid;
+	bool ceqe_mask;
+	bool chk_overflow;
+	struct irdma_sim_qmem mem;
+	__le64 *shadow;
+	u64 shadow_pa;
+	u32 tail;
+	u8 polarity;
+	enum irdma_sim_arm armed;
+	u8 arm_seq;
+	u32 ceqe_pending;
+	u64 cqes;
+	u64 overflows;
+	u64 ceqes;
+	struct rcu_head rcu;
+};
+
+/**
+ * struct irdma_sim_eq - a CEQ or the AEQ (event queues written by the model)
+ * @id: CEQ id (0 for the AEQ)
+ * @gen: CQP generation the queue was created in
+ * @size: number of elements
+ * @elem_size: bytes per element (8 for CEQEs, 16 for AEQEs)
+ * @mem: the ring
+ * @tail: next slot the model writes (sim->lock)
+ * @polarity: valid-bit value of the current lap (sim->lock)
+ * @used: elements written and not yet given back (sim->lock)
+ * @posted: elements written
+ * @overflows: events dropped (or flagged) because the queue was full
+ */
+struct irdma_sim_eq {
+	u32 id;
+	u32 gen;
+	u32 size;
+	u32 elem_size;
+	struct irdma_sim_qmem mem;
+	u32 tail;
+	u8 polarity;
+	u32 used;
+	u64 posted;
+	u64 overflows;
+};
+
+/**
+ * struct irdma_sim_qp - a QP as recorded from CREATE_QP/MODIFY_QP
+ * @id: QP id
+ * @gen: CQP generation the QP was created in
+ * @live: visible to lookups (sim->lock)
+ * @type: enum irdma_qp_type_hw
+ * @state: current iWARP state, enum irdma_qp_state_hw
+ * @tcp_state: TCP state from the context, enum irdma_tcp_state_hw
+ * @ctx_pa: bus address of the host context
+ * @shadow_pa: bus address of the doorbell shadow area
+ * @ctx: copy of the host context taken at the last CREATE/MODIFY
+ * @comp_ctx: completion context (context QW21) for CQEs and AEQEs
+ * @txcq: send CQ id
+ * @rxcq: receive CQ id
+ * @sq_doorbells: WQEALLOC writes naming this QP (sim->lock)
+ * @flush_sq: FLUSH_WQES asked to flush the SQ
+ * @flush_rq: FLUSH_WQES asked to flush the RQ
+ * @suspended: SUSPEND_QP seen, RESUME_QP not yet
+ * @rcu: deferred free
+ */
+struct irdma_sim_qp {
+	u32 id;
+	u32 gen;
+	bool live;
+	u8 type;
+	u8 state;
+	u8 tcp_state;
+	u64 ctx_pa;
+	u64 shadow_pa;
+	__le64 ctx[IRDMA_SIM_QPC_WORDS];
+	u64 comp_ctx;
+	u32 txcq;
+	u32 rxcq;
+	u64 sq_doorbells;
+	bool flush_sq;
+	bool flush_rq;
+	bool suspended;
+	struct rcu_head rcu;
+};
+
+/**
+ * struct irdma_sim_mr - an STag (memory region or window)
+ * @idx: STag index
+ * @gen: CQP generation
+ * @live: visible to lookups (sim->lock)
+ * @key: STag key (REG_MR)
+ * @is_mr: memory region (else memory window)
+ * @registered: REG_MR done (else allocated only, for fast registration)
+ * @pd: protection domain id
+ * @len: length in bytes
+ * @va: virtual address or first-byte offset
+ * @pa: physical address when no PBL is used
+ * @rights: IRDMA_ACCESS_* bits
+ * @pbl_level: LPBLSIZE encoding
+ * @first_pble: first PBLE index when a PBL is used
+ * @page_size: IRDMA_PAGE_SIZE_* encoding
+ * @va_based: VA-based tagged offsets
+ * @rcu: deferred free
+ */
+struct irdma_sim_mr {
+	u32 idx;
+	u32 gen;
+	bool live;
+	u8 key;
+	bool is_mr;
+	bool registered;
+	u32 pd;
+	u64 len;
+	u64 va;
+	u64 pa;
+	u8 rights;
+	u8 pbl_level;
+	u32 first_pble;
+	u8 page_size;
+	bool va_based;
+	struct rcu_head rcu;
+};
+
+/**
+ * struct irdma_sim_ah - an address handle
+ * @idx: AH index
+ * @gen: CQP generation
+ * @live: visible to lookups (sim->lock)
+ * @mac: destination MAC
+ * @vlan: VLAN tag
+ * @tc: traffic class / TOS
+ * @hop_limit: TTL / hop limit
+ * @flow_label: IPv6 flow label
+ * @pd: protection domain id
+ * @arp_idx: destination ARP cache index
+ * @ipv4: IPv4 addresses (only word 3 used)
+ * @insert_vlan: insert the VLAN tag
+ * @loopback: loopback
+ * @dst_ip: destination IP, word 0 most significant
+ * @src_ip: source IP, word 0 most significant
+ * @rcu: deferred free
+ */
+struct irdma_sim_ah {
+	u32 idx;
+	u32 gen;
+	bool live;
+	u8 mac[ETH_ALEN];
+	u16 vlan;
+	u8 tc;
+	u8 hop_limit;
+	u32 flow_label;
+	u32 pd;
+	u16 arp_idx;
+	bool ipv4;
+	bool insert_vlan;
+	bool loopback;
+	u32 dst_ip[4];
+	u32 src_ip[4];
+	struct rcu_head rcu;
+};
+
+/**
+ * struct irdma_sim_arp - one ARP cache entry
+ * @mac: MAC address
+ * @valid: entry in use
+ * @permanent: permanent entry
+ */
+struct irdma_sim_arp {
+	u8 mac[ETH_ALEN];
+	bool valid;
+	bool permanent;
+};
+
+/**
+ * struct irdma_sim_qhash - one quad-hash steering entry
+ * @node: bucket link (hashed by local port)
+ * @gen: CQP generation
+ * @type: enum irdma_qhash_type
+ * @ipv4: IPv4 addresses (only word 3 used)
+ * @vlan_valid: @vlan is meaningful
+ * @vlan: VLAN id
+ * @lport: local TCP port
+ * @rport: remote TCP port (ESTABLISHED entries)
+ * @lip: local IP, word 0 most significant
+ * @rip: remote IP (ESTABLISHED entries)
+ * @qpn: QP that receives matching frames (the ILQ)
+ * @qs_handle: queue set for replies
+ * @mac: local MAC
+ * @rcu: deferred free
+ */
+struct irdma_sim_qhash {
+	struct hlist_node node;
+	u32 gen;
+	u8 type;
+	bool ipv4;
+	bool vlan_valid;
+	u16 vlan;
+	u16 lport;
+	u16 rport;
+	u32 lip[4];
+	u32 rip[4];
+	u32 qpn;
+	u16 qs_handle;
+	u8 mac[ETH_ALEN];
+	struct rcu_head rcu;
+};
+
+/**
+ * struct irdma_sim_ws_node - one work-scheduler tree node
+ * @used: node exists
+ * @leaf: leaf (queue set) node
+ * @enabled: enabled
+ * @parent: parent node id (own id for the root)
+ * @tc: traffic class
+ * @prio_type: priority type
+ * @weight: relative bandwidth
+ * @vsi: VSI index
+ * @qs_handle: queue-set handle of a leaf
+ */
+struct irdma_sim_ws_node {
+	bool used;
+	bool leaf;
+	bool enabled;
+	u16 parent;
+	u8 tc;
+	u8 prio_type;
+	u8 weight;
+	u16 vsi;
+	u16 qs_handle;
+};
+
+/* ------------------------------------------------------------------------ */
+/* HMC                                                                      */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * struct irdma_sim_hmc_obj - one HMC object type
+ * @max: maximum count advertised by QUERY_FPM_VAL
+ * @cnt: committed count
+ * @size: object size in bytes
+ * @base: base in FPM space, bytes
+ */
+struct irdma_sim_hmc_obj {
+	u32 max;
+	u32 cnt;
+	u32 size;
+	u64 base;
+};
+
+/**
+ * struct irdma_sim_sd - one HMC segment descriptor
+ * @pa: backing page (direct) or PD page (paged) bus address
+ * @bp_cnt: backing pages of a paged SD
+ * @valid: programmed
+ * @direct: a direct 2 MiB page (else a 4 KiB page of PD entries)
+ */
+struct irdma_sim_sd {
+	u64 pa;
+	u16 bp_cnt;
+	bool valid;
+	bool direct;
+};
+
+/**
+ * struct irdma_sim_hmc - the function's private memory (FPM) layout
+ * @obj: object types
+ * @sd: segment descriptors
+ * @sd_cnt: SDs covering the committed FPM space
+ * @committed: COMMIT_FPM_VAL succeeded
+ * @pages_allocated: SHMC_PAGES_ALLOCATED seen
+ * @sd_updates: SD entries programmed or cleared
+ * @pdinv: PDINV register writes
+ *
+ * Written only by the CQP worker, under sim->lock; the worker reads it
+ * without the lock, other contexts under it.
+ */
+struct irdma_sim_hmc {
+	struct irdma_sim_hmc_obj obj[IRDMA_HMC_OBJ_NUM];
+	struct irdma_sim_sd sd[IRDMA_SIM_MAX_SDS];
+	u32 sd_cnt;
+	bool committed;
+	bool pages_allocated;
+	u64 sd_updates;
+	u64 pdinv;
+};
+
+/* ------------------------------------------------------------------------ */
+/* Control QP                                                               */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * struct irdma_sim_cqp - control QP state (sim->lock)
+ * @created: the create handshake succeeded
+ * @destroying: a destroy was requested while a WQE was executing
+ * @busy: the worker is executing a WQE outside sim->lock
+ * @ctx_pa: bus address of the CQP host context
+ * @sq_pa: bus address of the SQ
+ * @sq: the SQ (WQE ring)
+ * @size: SQ entries
+ * @tail: next WQE the model processes
+ * @head: last head index written to CQPDB
+ * @polarity: valid-bit value of the current lap of the SQ
+ * @comp_ctx: completion context (host context QW3) for CCQ CQEs
+ * @protocol: protocol used (host context QW0)
+ * @hmc_profile: HMC profile (host context QW2)
+ */
+struct irdma_sim_cqp {
+	bool created;
+	bool destroying;
+	bool busy;
+	u64 ctx_pa;
+	u64 sq_pa;
+	struct irdma_cqp_wqe *sq;
+	u32 size;
+	u32 tail;
+	u32 head;
+	u8 polarity;
+	u64 comp_ctx;
+	u8 protocol;
+	u8 hmc_profile;
+};
+
+/**
+ * struct irdma_sim_cmd - one CQP command being executed
+ * @wqe: private copy of the WQE (the driver cannot change it under us)
+ * @idx: index of the WQE in the SQ
+ * @op: opcode
+ * @major: major error code (0 = success)
+ * @minor: minor code, returned also on success
+ * @op_ret: op return value for CCQ CQE QW2
+ */
+struct irdma_sim_cmd {
+	struct irdma_cqp_wqe wqe;
+	u32 idx;
+	u8 op;
+	u16 major;
+	u16 minor;
+	u32 op_ret;
+};
+
+/* ------------------------------------------------------------------------ */
+/* Registers, interrupts, knobs, statistics                                 */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * struct irdma_sim_regs - register values (sim->lock)
+ * @cqptail: CQPTAIL
+ * @cqpdb: CQPDB
+ * @ccqpstatus: CCQPSTATUS
+ * @ccqphigh: CCQPHIGH
+ * @ccqplow: CCQPLOW
+ * @cqperrcodes: CQPERRCODES
+ * @aeqctl: PFINT_AEQCTL
+ * @criterr: GLPE_CRITERR
+ * @ceqctl: GLINT_CEQCTL(n)
+ * @dyn_ctl: GLINT_DYN_CTL(n) of the vectors the model has
+ */
+struct irdma_sim_regs {
+	u32 cqptail;
+	u32 cqpdb;
+	u32 ccqpstatus;
+	u32 ccqphigh;
+	u32 ccqplow;
+	u32 cqperrcodes;
+	u32 aeqctl;
+	u32 criterr;
+	u32 ceqctl[IRDMA_SIM_MAX_CEQS];
+	u32 dyn_ctl[IRDMA_SIM_MAX_VECTORS];
+};
+
+struct irdma_sim;
+
+/**
+ * struct irdma_sim_vec - one MSI-X vector
+ * @sim: owning instance
+ * @idx: vector index (GLINT_DYN_CTL index, MSIX_INDX value)
+ * @virq: Linux IRQ number
+ * @work: raises @virq in hard IRQ context
+ * @enabled: INTENA set and not auto-masked by a firing (sim->lock)
+ * @fired: interrupts raised
+ * @dropped: interrupts discarded by the drop_interrupts knob
+ */
+struct irdma_sim_vec {
+	struct irdma_sim *sim;
+	u32 idx;
+	unsigned int virq;
+	struct irq_work work;
+	bool enabled;
+	u64 fired;
+	u64 dropped;
+};
+
+/**
+ * struct irdma_sim_irq - interrupt controller of an instance
+ * @fwnode: name of @domain
+ * @domain: one hwirq per vector
+ * @vec: the vectors
+ * @nvec: number of vectors
+ * @pending: causes with an event not yet signalled (sim->lock)
+ */
+struct irdma_sim_irq {
+	struct fwnode_handle *fwnode;
+	struct irq_domain *domain;
+	struct irdma_sim_vec vec[IRDMA_SIM_MAX_VECTORS];
+	u32 nvec;
+	DECLARE_BITMAP(pending, IRDMA_SIM_NUM_CAUSES);
+};
+
+/**
+ * struct irdma_sim_knobs - debugfs fault injection
+ * @fw_not_ready: CPUSTATUSn read 0
+ * @fail_cqp_create: the CQP create handshake reports ERR
+ * @drop_interrupts: discard interrupts instead of raising them
+ * @fail_opcode: the next WQE with this opcode fails (IRDMA_SIM_FAIL_NONE: off)
+ * @fail_major: major code of the injected failure
+ * @fail_minor: minor code of the injected failure
+ */
+struct irdma_sim_knobs {
+	bool fw_not_ready;
+	bool fail_cqp_create;
+	bool drop_interrupts;
+	u32 fail_opcode;
+	u16 fail_major;
+	u16 fail_minor;
+};
+
+/**
+ * struct irdma_sim_stats - counters (updated under sim->lock or by the worker)
+ * @wqes: WQEs completed per opcode
+ * @errors: WQEs completed with an error per opcode
+ * @wqes_total: WQEs completed
+ * @errors_total: WQEs completed with an error
+ * @injected: failures injected with fail_opcode
+ * @doorbells: CQPDB writes
+ * @stalls: doorbells that found no valid WQE at the tail
+ * @ccq_cqes: CCQ CQEs written
+ * @cq_overflows: CQEs dropped on full CQs
+ * @ceqes: CEQEs written
+ * @ceqe_drops: CEQEs not written (no CEQ or CEQ full)
+ * @aeqes: AEQEs written
+ * @aeqe_drops: AEQEs not written (no AEQ or AEQ full)
+ * @cqarm: CQARM writes
+ * @cqack: CQACK writes
+ * @aeqalloc: AEQALLOC writes
+ * @wqealloc: WQEALLOC writes
+ * @bad_reg: register accesses the model does not implement
+ * @qhash_del_miss: qhash deletes that found no entry
+ * @apbvt_anomalies: APBVT adds of set ports or deletes of clear ports
+ */
+struct irdma_sim_stats {
+	u64 wqes[IRDMA_CQP_OP_MAX];
+	u64 errors[IRDMA_CQP_OP_MAX];
+	u64 wqes_total;
+	u64 errors_total;
+	u64 injected;
+	u64 doorbells;
+	u64 stalls;
+	u64 ccq_cqes;
+	u64 cq_overflows;
+	u64 ceqes;
+	u64 ceqe_drops;
+	u64 aeqes;
+	u64 aeqe_drops;
+	u64 cqarm;
+	u64 cqack;
+	u64 aeqalloc;
+	u64 wqealloc;
+	u64 bad_reg;
+	u64 qhash_del_miss;
+	u64 apbvt_anomalies;
+};
+
+/**
+ * enum irdma_sim_state - life cycle of an instance (irdma_sim_list_lock)
+ * @IRDMA_SIM_CREATING: rdma link add in progress
+ * @IRDMA_SIM_LIVE: created, driver bound
+ * @IRDMA_SIM_DEL_QUEUED: deletion requested, queued to the deletion work
+ *
+ * An instance being deleted is no longer on the list.
+ */
+enum irdma_sim_state {
+	IRDMA_SIM_CREATING,
+	IRDMA_SIM_LIVE,
+	IRDMA_SIM_DEL_QUEUED,
+};
+
+/**
+ * struct irdma_sim - one simulated E810 RDMA function
+ * @sadev: the auxiliary device published to the driver
+ * @dev: the DMA-capable parent device on the irdma_sim bus
+ * @dma_parms: DMA parameters of @dev
+ * @id: instance id (IDA)
+ * @ibdev_name: name requested with rdma link add
+ * @netdev: the netdev served (a reference is held)
+ * @netdev_tracker: tracker of that reference
+ * @list: link in the instance list
+ * @state: life cycle (irdma_sim_list_lock)
+ * @del_pending: deletion requested while still being created
+ * @lock: protects the hardware state, see the top of this file
+ * @dead: processing stopped for good (lock)
+ * @gen: CQP generation, bumped when the CQP is destroyed (lock)
+ * @purged_gen: generation whose leftovers the worker has freed (worker)
+ * @regs: register file
+ * @irq: interrupt controller
+ * @cqp: control QP
+ * @hmc: FPM layout and SDs
+ * @cqs: CQs by id
+ * @qps: QPs by id
+ * @mrs: STags by index
+ * @ahs: address handles by index
+ * @ceqs: CEQs by id (lock)
+ * @aeq: the AEQ (lock)
+ * @arp: ARP cache, committed ARP count entries (lock)
+ * @narp: entries in @arp
+ * @qhash: qhash entries by local port (lock for changes, RCU for readers)
+ * @nqhash: entries in @qhash
+ * @apbvt: TCP ports in the APBVT (lock)
+ * @ws: work-scheduler nodes (worker)
+ * @qsets: allocated queue-set handles (worker)
+ * @stats_insts: allocated statistics instances (worker)
+ * @up_map: last UP_MAP value
+ * @wq: ordered workqueue of the CQP engine
+ * @cqp_work: processes the CQP SQ
+ * @db_page: user doorbell page
+ * @ddir: debugfs directory
+ * @knobs: fault injection
+ * @stats: counters
+ */
+struct irdma_sim {
+	struct irdma_sim_adev sadev;
+	struct device dev;
+	struct device_dma_parameters dma_parms;
+	u32 id;
+	char ibdev_name[IB_DEVICE_NAME_MAX];
+	struct net_device *netdev;
+	netdevice_tracker netdev_tracker;
+	struct list_head list;
+	enum irdma_sim_state state;
+	bool del_pending;
+
+	/* hardware state: registers, interrupts, rings, object liveness */
+	spinlock_t lock;
+	bool dead;
+	u32 gen;
+	u32 purged_gen;
+	struct irdma_sim_regs regs;
+	struct irdma_sim_irq irq;
+	struct irdma_sim_cqp cqp;
+	struct irdma_sim_hmc hmc;
+
+	struct xarray cqs;
+	struct xarray qps;
+	struct xarray mrs;
+	struct xarray ahs;
+	struct irdma_sim_eq *ceqs[IRDMA_SIM_MAX_CEQS];
+	struct irdma_sim_eq *aeq;
+	struct irdma_sim_arp *arp;
+	u32 narp;
+	DECLARE_HASHTABLE(qhash, IRDMA_SIM_QHASH_BITS);
+	u32 nqhash;
+	unsigned long *apbvt;
+	struct irdma_sim_ws_node *ws;
+	DECLARE_BITMAP(qsets, IRDMA_SIM_MAX_QSETS);
+	DECLARE_BITMAP(stats_insts, IRDMA_SIM_STATS_INSTS);
+	u64 up_map;
+
+	struct workqueue_struct *wq;
+	struct work_struct cqp_work;
+	struct page *db_page;
+	struct dentry *ddir;
+	struct irdma_sim_knobs knobs;
+	struct irdma_sim_stats stats;
+};
+
+/**
+ * irdma_sim_from_sadev() - instance of an auxiliary device
+ * @sadev: the device handed to the driver
+ *
+ * Return: the containing instance.
+ */
+static inline struct irdma_sim *irdma_sim_from_sadev(struct irdma_sim_adev *sadev)
+{
+	return container_of(sadev, struct irdma_sim, sadev);
+}
+
+/**
+ * irdma_sim_qw() - read one word of a CQP WQE copy
+ * @cmd: command being executed
+ * @i: word index
+ *
+ * Return: the word in CPU order.
+ */
+static inline u64 irdma_sim_qw(const struct irdma_sim_cmd *cmd, unsigned int i)
+{
+	return le64_to_cpu(cmd->wqe.qw[i]);
+}
+
+/**
+ * irdma_sim_errno_minor() - CQP minor error code for a memory set-up failure
+ * @err: negative errno from irdma_sim_qmem_init() or an allocation
+ *
+ * Return: IRDMA_CQP_MINOR_NO_RESOURCE for -ENOMEM, else
+ * IRDMA_CQP_MINOR_BAD_ADDR.
+ */
+static inline u16 irdma_sim_errno_minor(int err)
+{
+	return err == -ENOMEM ? IRDMA_CQP_MINOR_NO_RESOURCE :
+				IRDMA_CQP_MINOR_BAD_ADDR;
+}
+
+/* main.c */
+extern struct dentry *irdma_sim_debugfs_root;
+
+/* regs.c */
+extern const struct irdma_sim_ops irdma_sim_reg_ops;
+void irdma_sim_regs_init(struct irdma_sim *sim);
+
+/* irq.c */
+int irdma_sim_irq_init(struct irdma_sim *sim, u32 nvec);
+void irdma_sim_irq_sync(struct irdma_sim *sim);
+void irdma_sim_irq_fini(struct irdma_sim *sim);
+void irdma_sim_irq_raise(struct irdma_sim *sim, u32 cause);
+void irdma_sim_irq_route(struct irdma_sim *sim, u32 cause, u32 val);
+void irdma_sim_irq_dyn_ctl(struct irdma_sim *sim, u32 v, u32 val);
+
+/* mem.c */
+void *irdma_sim_dma_va(struct irdma_sim *sim, u64 addr, size_t len);
+int irdma_sim_qmem_init(struct irdma_sim *sim, struct irdma_sim_qmem *q,
+			u64 pa, bool virt, u8 level, u32 first_pble,
+			size_t len, u32 align);
+void irdma_sim_qmem_fini(struct irdma_sim_qmem *q);
+void *irdma_sim_qmem_ptr(const struct irdma_sim_qmem *q, size_t off);
+int irdma_sim_pble_read(struct irdma_sim *sim, u64 idx, u64 *val);
+bool irdma_sim_hmc_backed(struct irdma_sim *sim, enum irdma_hmc_obj type,
+			  u32 idx);
+
+/* cqp.c */
+void irdma_sim_cqp_create(struct irdma_sim *sim);
+void irdma_sim_cqp_destroy(struct irdma_sim *sim);
+void irdma_sim_cqp_doorbell(struct irdma_sim *sim, u32 head);
+void irdma_sim_cqp_work(struct work_struct *work);
+const char *irdma_sim_op_name(u8 op);
+__printf(4, 5)
+void irdma_sim_cmd_fail(struct irdma_sim *sim, struct irdma_sim_cmd *cmd,
+			u16 minor, const char *fmt, ...);
+bool irdma_sim_fn_id_ok(struct irdma_sim *sim, struct irdma_sim_cmd *cmd,
+			u32 fn_id);
+
+/* hmc.c */
+void irdma_sim_op_query_fpm(struct irdma_sim *sim, struct irdma_sim_cmd *cmd);
+void irdma_sim_op_commit_fpm(struct irdma_sim *sim, struct irdma_sim_cmd *cmd);
+void irdma_sim_op_update_sds(struct irdma_sim *sim, struct irdma_sim_cmd *cmd);
+void irdma_sim_op_shmc_pages(struct irdma_sim *sim, struct irdma_sim_cmd *cmd);
+void irdma_sim_hmc_reset(struct irdma_sim *sim);
+bool irdma_sim_obj_id_ok(struct irdma_sim *sim, struct irdma_sim_cmd *cmd,
+			 enum irdma_hmc_obj type, u32 id);
+void irdma_sim_pdinv(struct irdma_sim *sim, u32 val);
+
+/* eq.c */
+void irdma_sim_op_create_cq(struct irdma_sim *sim, struct irdma_sim_cmd *cmd);
+void irdma_sim_op_modify_cq(struct irdma_sim *sim, struct irdma_sim_cmd *cmd);
+void irdma_sim_op_destroy_cq(struct irdma_sim *sim, struct irdma_sim_cmd *cmd);
+void irdma_sim_op_create_ceq(struct irdma_sim *sim, struct irdma_sim_cmd *cmd);
+void irdma_sim_op_destroy_ceq(struct irdma_sim *sim, struct irdma_sim_cmd *cmd);
+void irdma_sim_op_create_aeq(struct irdma_sim *sim, struct irdma_sim_cmd *cmd);
+void irdma_sim_op_destroy_aeq(struct irdma_sim *sim, struct irdma_sim_cmd *cmd);
+struct irdma_sim_cq *irdma_sim_cq_get(struct irdma_sim *sim, u32 id);
+int irdma_sim_cq_post(struct irdma_sim *sim, struct irdma_sim_cq *cq,
+		      const __le64 *cqe, bool solicited);
+void irdma_sim_cq_arm(struct irdma_sim *sim, u32 id);
+void irdma_sim_cq_ack(struct irdma_sim *sim, u32 id);
+int irdma_sim_aeq_post(struct irdma_sim *sim, u64 ctx, u64 qw1);
+void irdma_sim_aeq_credit(struct irdma_sim *sim, u32 n);
+void irdma_sim_eq_purge(struct irdma_sim *sim);
+
+/* res.c */
+void irdma_sim_op_create_qp(struct irdma_sim *sim, struct irdma_sim_cmd *cmd);
+void irdma_sim_op_modify_qp(struct irdma_sim *sim, struct irdma_sim_cmd *cmd);
+void irdma_sim_op_destroy_qp(struct irdma_sim *sim, struct irdma_sim_cmd *cmd);
+void irdma_sim_op_flush_wqes(struct irdma_sim *sim, struct irdma_sim_cmd *cmd);
+void irdma_sim_op_suspend_qp(struct irdma_sim *sim, struct irdma_sim_cmd *cmd);
+void irdma_sim_op_resume_qp(struct irdma_sim *sim, struct irdma_sim_cmd *cmd);
+void irdma_sim_op_alloc_stag(struct irdma_sim *sim, struct irdma_sim_cmd *cmd);
+void irdma_sim_op_reg_mr(struct irdma_sim *sim, struct irdma_sim_cmd *cmd);
+void irdma_sim_op_dealloc_stag(struct irdma_sim *sim, struct irdma_sim_cmd *cmd);
+void irdma_sim_op_manage_arp(struct irdma_sim *sim, struct irdma_sim_cmd *cmd);
+void irdma_sim_op_manage_apbvt(struct irdma_sim *sim, struct irdma_sim_cmd *cmd);
+void irdma_sim_op_manage_qhash(struct irdma_sim *sim, struct irdma_sim_cmd *cmd);
+void irdma_sim_op_create_ah(struct irdma_sim *sim, struct irdma_sim_cmd *cmd);
+void irdma_sim_op_modify_ah(struct irdma_sim *sim, struct irdma_sim_cmd *cmd);
+void irdma_sim_op_destroy_ah(struct irdma_sim *sim, struct irdma_sim_cmd *cmd);
+void irdma_sim_op_ws_node(struct irdma_sim *sim, struct irdma_sim_cmd *cmd);
+void irdma_sim_op_push_pages(struct irdma_sim *sim, struct irdma_sim_cmd *cmd);
+void irdma_sim_op_manage_stats(struct irdma_sim *sim, struct irdma_sim_cmd *cmd);
+void irdma_sim_op_gather_stats(struct irdma_sim *sim, struct irdma_sim_cmd *cmd);
+void irdma_sim_op_query_features(struct irdma_sim *sim,
+				 struct irdma_sim_cmd *cmd);
+void irdma_sim_op_up_map(struct irdma_sim *sim, struct irdma_sim_cmd *cmd);
+void irdma_sim_op_nop(struct irdma_sim *sim, struct irdma_sim_cmd *cmd);
+void irdma_sim_wqe_alloc(struct irdma_sim *sim, u32 val);
+int irdma_sim_res_init(struct irdma_sim *sim);
+void irdma_sim_res_purge(struct irdma_sim *sim);
+void irdma_sim_res_fini(struct irdma_sim *sim);
+
+/* debugfs.c */
+void irdma_sim_debugfs_add(struct irdma_sim *sim);
+void irdma_sim_debugfs_del(struct irdma_sim *sim);
+
+#endif /* IRDMA_SIM_H */
