@@ -830,6 +830,7 @@ int irdma_ctrl_init_hw(struct irdma_pci_f *rf)
 						      rf->num_vectors - 1;
 	nceq = clamp_t(u32, min(nceq, rf->hmc.max_ceqs), 1, rf->num_vectors);
 	rf->ceqs = kcalloc(nceq, sizeof(*rf->ceqs), GFP_KERNEL);
+	rf->max_ceqs = nceq;
 	if (!rf->ceqs) {
 		ret = -ENOMEM;
 		goto err_destroy_ccq;
@@ -937,6 +938,16 @@ static void irdma_aeq_destroy(struct irdma_pci_f *rf)
 	irdma_dma_free(rf, &aeq->mem);
 }
 
+/**
+ * irdma_ceqs_destroy_extra() - destroy every CEQ but CEQ 0
+ * @rf: RDMA function
+ */
+static void irdma_ceqs_destroy_extra(struct irdma_pci_f *rf)
+{
+	while (rf->num_ceqs > 1)
+		irdma_ceq_destroy(rf, &rf->ceqs[--rf->num_ceqs]);
+}
+
 /* transmit scheduler nodes of the function: root, VSI, one leaf (TC 0) */
 #define IRDMA_WS_ROOT_ID	0
 #define IRDMA_WS_VSI_ID		1
@@ -1042,9 +1053,15 @@ int irdma_rt_init_hw(struct irdma_pci_f *rf)
 	ret = irdma_aeq_create(rf);
 	if (ret)
 		return ret;
+	/* one completion vector per further CEQ */
+	for (; rf->num_ceqs < rf->max_ceqs; rf->num_ceqs++) {
+		ret = irdma_ceq_create(rf, rf->num_ceqs);
+		if (ret)
+			goto err_destroy_ceqs;
+	}
 	ret = irdma_ws_setup(rf);
 	if (ret)
-		goto err_destroy_aeq;
+		goto err_destroy_ceqs;
 	ret = irdma_hw_tables_alloc(rf);
 	if (ret)
 		goto err_ws_teardown;
@@ -1057,7 +1074,8 @@ err_free_tables:
 	irdma_hw_tables_free(rf);
 err_ws_teardown:
 	irdma_ws_teardown(rf);
-err_destroy_aeq:
+err_destroy_ceqs:
+	irdma_ceqs_destroy_extra(rf);
 	irdma_aeq_destroy(rf);
 	return ret;
 }
@@ -1073,6 +1091,7 @@ void irdma_rt_deinit_hw(struct irdma_pci_f *rf)
 	irdma_ilq_destroy(rf);
 	irdma_hw_tables_free(rf);
 	irdma_ws_teardown(rf);
+	irdma_ceqs_destroy_extra(rf);
 	irdma_aeq_destroy(rf);
 }
 

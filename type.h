@@ -401,6 +401,7 @@ struct irdma_apbvt_entry {
  * @cqp: control QP
  * @ceqs: completion event queues
  * @num_ceqs: entries in @ceqs that were created
+ * @max_ceqs: entries allocated in @ceqs
  * @aeq: asynchronous event queue
  * @vectors: interrupt vectors
  * @num_vectors: entries in @vectors
@@ -443,6 +444,7 @@ struct irdma_pci_f {
 	struct irdma_cqp cqp;
 	struct irdma_ceq *ceqs;
 	u32 num_ceqs;
+	u32 max_ceqs;
 	struct irdma_aeq aeq;
 	struct irdma_msix_vector *vectors;
 	u32 num_vectors;
