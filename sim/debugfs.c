@@ -13,6 +13,11 @@
  * State (read-only): info, regs, cqp (per-opcode counts), hmc, queues,
  * objects, irq, stats.
  *
+ * /sys/kernel/debug/irdma_sim/defaults/ holds the same knobs; a new
+ * instance starts with their values, which is how a test injects a fault
+ * into the driver's probe (the instance's own directory appears only once
+ * the probe has run).
+ *
  * Return values of debugfs calls are ignored, as debugfs wants.
  */
 
@@ -20,6 +25,46 @@
 #include <linux/seq_file.h>
 
 #include "sim.h"
+
+static struct dentry *irdma_sim_debugfs_root;
+
+/* knobs a new instance starts with (debugfs "defaults") */
+static struct irdma_sim_knobs irdma_sim_default_knobs = {
+	.fail_opcode = IRDMA_SIM_FAIL_NONE,
+	.fail_major = IRDMA_CQP_MAJOR_BAD_WQE,
+	.fail_minor = IRDMA_CQP_MINOR_NO_RESOURCE,
+};
+
+/**
+ * irdma_sim_knobs_init() - fault injection settings of a new instance
+ * @k: the instance's knobs, set from the "defaults" directory
+ */
+void irdma_sim_knobs_init(struct irdma_sim_knobs *k)
+{
+	const struct irdma_sim_knobs *d = &irdma_sim_default_knobs;
+
+	k->fw_not_ready = READ_ONCE(d->fw_not_ready);
+	k->fail_cqp_create = READ_ONCE(d->fail_cqp_create);
+	k->drop_interrupts = READ_ONCE(d->drop_interrupts);
+	k->fail_opcode = READ_ONCE(d->fail_opcode);
+	k->fail_major = READ_ONCE(d->fail_major);
+	k->fail_minor = READ_ONCE(d->fail_minor);
+}
+
+/**
+ * irdma_sim_knobs_files() - create the fault injection files of a directory
+ * @d: directory
+ * @k: knobs the files read and write
+ */
+static void irdma_sim_knobs_files(struct dentry *d, struct irdma_sim_knobs *k)
+{
+	debugfs_create_bool("fw_not_ready", 0600, d, &k->fw_not_ready);
+	debugfs_create_bool("fail_cqp_create", 0600, d, &k->fail_cqp_create);
+	debugfs_create_bool("drop_interrupts", 0600, d, &k->drop_interrupts);
+	debugfs_create_x32("fail_opcode", 0600, d, &k->fail_opcode);
+	debugfs_create_x16("fail_major", 0600, d, &k->fail_major);
+	debugfs_create_x16("fail_minor", 0600, d, &k->fail_minor);
+}
 
 /**
  * irdma_sim_info_show() - "info": identity of the instance
@@ -325,14 +370,7 @@ void irdma_sim_debugfs_add(struct irdma_sim *sim)
 
 	d = debugfs_create_dir(dev_name(&sim->dev), irdma_sim_debugfs_root);
 	sim->ddir = d;
-	debugfs_create_bool("fw_not_ready", 0600, d, &sim->knobs.fw_not_ready);
-	debugfs_create_bool("fail_cqp_create", 0600, d,
-			    &sim->knobs.fail_cqp_create);
-	debugfs_create_bool("drop_interrupts", 0600, d,
-			    &sim->knobs.drop_interrupts);
-	debugfs_create_x32("fail_opcode", 0600, d, &sim->knobs.fail_opcode);
-	debugfs_create_x16("fail_major", 0600, d, &sim->knobs.fail_major);
-	debugfs_create_x16("fail_minor", 0600, d, &sim->knobs.fail_minor);
+	irdma_sim_knobs_files(d, &sim->knobs);
 	debugfs_create_file("info", 0400, d, sim, &irdma_sim_info_fops);
 	debugfs_create_file("regs", 0400, d, sim, &irdma_sim_regs_fops);
 	debugfs_create_file("cqp", 0400, d, sim, &irdma_sim_cqp_fops);
@@ -353,4 +391,23 @@ void irdma_sim_debugfs_del(struct irdma_sim *sim)
 {
 	debugfs_remove_recursive(sim->ddir);
 	sim->ddir = NULL;
+}
+
+/**
+ * irdma_sim_debugfs_init() - create /sys/kernel/debug/irdma_sim and defaults/
+ */
+void irdma_sim_debugfs_init(void)
+{
+	irdma_sim_debugfs_root = debugfs_create_dir(IRDMA_SIM_MODNAME, NULL);
+	irdma_sim_knobs_files(debugfs_create_dir("defaults",
+						 irdma_sim_debugfs_root),
+			      &irdma_sim_default_knobs);
+}
+
+/**
+ * irdma_sim_debugfs_exit() - remove /sys/kernel/debug/irdma_sim
+ */
+void irdma_sim_debugfs_exit(void)
+{
+	debugfs_remove_recursive(irdma_sim_debugfs_root);
 }

@@ -116,13 +116,19 @@ static void irdma_sim_ceq_post(struct irdma_sim *sim, struct irdma_sim_cq *cq)
 	lockdep_assert_held(&sim->lock);
 
 	ceq = irdma_sim_ceq_get(sim, cq->ceq_id);
-	if (!ceq || ceq->used >= ceq->size) {
+	if (!ceq) {
+		/* normal while the driver tears down: CEQs go before CQs */
 		sim->stats.ceqe_drops++;
-		if (ceq)
-			ceq->overflows++;
-		dev_err_ratelimited(&sim->dev, "CEQ %u %s: CEQE of CQ %u dropped\n",
-				    cq->ceq_id, ceq ? "full" : "does not exist",
-				    cq->id);
+		dev_dbg_ratelimited(&sim->dev,
+				    "CEQ %u does not exist: CEQE of CQ %u dropped\n",
+				    cq->ceq_id, cq->id);
+		return;
+	}
+	if (ceq->used >= ceq->size) {
+		sim->stats.ceqe_drops++;
+		ceq->overflows++;
+		dev_err_ratelimited(&sim->dev, "CEQ %u full: CEQE of CQ %u dropped\n",
+				    cq->ceq_id, cq->id);
 		return;
 	}
 	slot = irdma_sim_qmem_ptr(&ceq->mem, (size_t)ceq->tail * ceq->elem_size);

@@ -14,7 +14,6 @@
  */
 
 #include <linux/atomic.h>
-#include <linux/debugfs.h>
 #include <linux/dma-mapping.h>
 #include <linux/idr.h>
 #include <linux/if_arp.h>
@@ -44,7 +43,6 @@ static DEFINE_IDA(irdma_sim_ida);
 /* instances whose memory is not yet released; module exit waits for 0 */
 static atomic_t irdma_sim_nr_structs = ATOMIC_INIT(0);
 static DECLARE_WAIT_QUEUE_HEAD(irdma_sim_release_wq);
-struct dentry *irdma_sim_debugfs_root;
 
 static void irdma_sim_del_work_fn(struct work_struct *work);
 static DECLARE_WORK(irdma_sim_del_work, irdma_sim_del_work_fn);
@@ -370,9 +368,7 @@ static int irdma_sim_create(const char *name, struct net_device *ndev)
 	xa_init(&sim->ahs);
 	hash_init(sim->qhash);
 	INIT_WORK(&sim->cqp_work, irdma_sim_cqp_work);
-	sim->knobs.fail_opcode = IRDMA_SIM_FAIL_NONE;
-	sim->knobs.fail_major = IRDMA_CQP_MAJOR_BAD_WQE;
-	sim->knobs.fail_minor = IRDMA_CQP_MINOR_NO_RESOURCE;
+	irdma_sim_knobs_init(&sim->knobs);
 	irdma_sim_regs_init(sim);
 
 	err = irdma_sim_init_dev(sim);
@@ -591,7 +587,7 @@ static int __init irdma_sim_init(void)
 	err = bus_register(&irdma_sim_bus);
 	if (err)
 		return err;
-	irdma_sim_debugfs_root = debugfs_create_dir(IRDMA_SIM_MODNAME, NULL);
+	irdma_sim_debugfs_init();
 	err = ib_register_client(&irdma_sim_ib_client);
 	if (err)
 		goto err_bus_unregister;
@@ -604,7 +600,7 @@ static int __init irdma_sim_init(void)
 err_client_unregister:
 	ib_unregister_client(&irdma_sim_ib_client);
 err_bus_unregister:
-	debugfs_remove_recursive(irdma_sim_debugfs_root);
+	irdma_sim_debugfs_exit();
 	bus_unregister(&irdma_sim_bus);
 	return err;
 }
@@ -636,7 +632,7 @@ static void __exit irdma_sim_exit(void)
 	ib_unregister_client(&irdma_sim_ib_client);
 	cancel_work_sync(&irdma_sim_del_work);
 	wait_event(irdma_sim_release_wq, !atomic_read(&irdma_sim_nr_structs));
-	debugfs_remove_recursive(irdma_sim_debugfs_root);
+	irdma_sim_debugfs_exit();
 	bus_unregister(&irdma_sim_bus);
 	ida_destroy(&irdma_sim_ida);
 }

@@ -774,9 +774,6 @@ static inline u16 irdma_sim_errno_minor(int err)
 				IRDMA_CQP_MINOR_BAD_ADDR;
 }
 
-/* main.c */
-extern struct dentry *irdma_sim_debugfs_root;
-
 /* regs.c */
 extern const struct irdma_sim_ops irdma_sim_reg_ops;
 void irdma_sim_regs_init(struct irdma_sim *sim);
@@ -869,6 +866,9 @@ void irdma_sim_res_purge(struct irdma_sim *sim);
 void irdma_sim_res_fini(struct irdma_sim *sim);
 
 /* debugfs.c */
+void irdma_sim_debugfs_init(void);
+void irdma_sim_debugfs_exit(void);
+void irdma_sim_knobs_init(struct irdma_sim_knobs *k);
 void irdma_sim_debugfs_add(struct irdma_sim *sim);
 void irdma_sim_debugfs_del(struct irdma_sim *sim);
 

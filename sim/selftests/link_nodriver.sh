@@ -1,0 +1,102 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# irdma_sim without the driver: bad input is rejected with the right errno
+# and leaves nothing behind; "rdma link add" with no driver to bind fails
+# with ENODEV and cleans up; load/unload cycles leak nothing.
+# Run as root in the test VM: tools/vm/run.sh -- sim/selftests/link_nodriver.sh
+# Exit: 0 pass, 1 fail, 4 skipped.
+
+set -u
+ret=0
+fail() { echo "FAIL: $*"; ret=1; }
+pass() { echo "ok: $*"; }
+
+[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 4; }
+command -v rdma >/dev/null || { echo "SKIP: no rdma tool"; exit 4; }
+modinfo irdma_sim >/dev/null 2>&1 || { echo "SKIP: irdma_sim not installed"; exit 4; }
+
+cleanup() {
+	ip link del va 2>/dev/null
+	rdma link del s0 2>/dev/null
+	rmmod irdma_sim 2>/dev/null
+	rm -f /etc/modprobe.d/irdma-sim-selftest.conf
+}
+trap cleanup EXIT
+
+# keep irdma from loading: request_module("irdma") must fail
+mkdir -p /etc/modprobe.d
+echo "install irdma /bin/false" >/etc/modprobe.d/irdma-sim-selftest.conf
+rmmod irdma 2>/dev/null
+
+ip link add va type veth peer name vb || exit 1
+dmesg -C
+
+# expect_err ERRTEXT CMD...: the command fails and its message has ERRTEXT
+expect_err() {
+	local want=$1 out
+	shift
+	if out=$("$@" 2>&1); then
+		fail "'$*' succeeded"
+	elif ! grep -qi -- "$want" <<<"$out"; then
+		fail "'$*': '$out', expected '$want'"
+	else
+		pass "'$*' -> $want"
+	fi
+}
+
+# nothing of an instance is left: bus devices, aux devices, IRQs, debugfs
+leftovers() {
+	local n
+	n=$(ls /sys/bus/irdma_sim/devices 2>/dev/null | wc -l)
+	[ "$n" = 0 ] || fail "$n irdma_sim bus devices left"
+	n=$(ls /sys/bus/auxiliary/devices 2>/dev/null | grep -c irdma_sim)
+	[ "$n" = 0 ] || fail "$n irdma_sim auxiliary devices left"
+	n=$(grep -c irdma_sim /proc/interrupts)
+	[ "$n" = 0 ] || fail "$n irdma_sim IRQs left"
+	n=$(ls /sys/kernel/debug/irdma_sim 2>/dev/null | wc -l)
+	[ "$n" = 0 ] || fail "$n debugfs directories left"
+}
+
+modprobe irdma_sim || { fail "modprobe irdma_sim"; exit 1; }
+
+expect_err "invalid argument" rdma link add x0 type irdma_sim netdev lo
+expect_err "no such device" rdma link add x0 type irdma_sim netdev nonexistent
+expect_err "no such device" rdma link add x0 type irdma_sim netdev va
+dmesg | grep -q "irdma did not bind to x0" && pass "message names the device" ||
+	fail "no 'irdma did not bind' message"
+leftovers
+
+if modprobe siw 2>/dev/null || insmod "${IRDMA_SIW_KO:-/nonexistent}" 2>/dev/null; then
+	rdma link add s0 type siw netdev vb || fail "siw link"
+	expect_err "file exists" rdma link add s0 type irdma_sim netdev va
+	rdma link del s0
+	leftovers
+else
+	echo "skip: no siw for the name clash test"
+fi
+
+# namespaces: the netdev lives in another netns
+ip netns add simtest
+ip link set va netns simtest
+expect_err "no such device" ip netns exec simtest rdma link add x1 type irdma_sim netdev va
+ip netns exec simtest ip link set va netns 1
+ip netns del simtest
+leftovers
+
+# 20 load/add/fail/unload cycles; module refcount must drop to 0 each time
+slab_before=$(awk '/^kmalloc-/ { s += $2 } END { print s }' /proc/slabinfo)
+for i in $(seq 20); do
+	modprobe irdma_sim || fail "modprobe $i"
+	rdma link add x$i type irdma_sim netdev va 2>/dev/null &&
+		fail "add $i succeeded"
+	rc=$(awk '$1 == "irdma_sim" { print $3 }' /proc/modules)
+	[ "$rc" = 0 ] || fail "refcount $rc after cycle $i"
+	rmmod irdma_sim || fail "rmmod $i"
+done
+leftovers
+slab_after=$(awk '/^kmalloc-/ { s += $2 } END { print s }' /proc/slabinfo)
+echo "kmalloc objects before $slab_before after $slab_after"
+dmesg | grep -E "WARNING|BUG|Oops|leak|refcount" && fail "kernel warnings"
+[ $ret = 0 ] && echo "PASS" || echo "FAILED"
+exit $ret
