@@ -1248,6 +1248,7 @@ static struct irdma_cm_node *irdma_make_cm_node(struct irdma_cm_core *cm_core,
 	cm_node->core = cm_core;
 	refcount_set(&cm_node->refcnt, 1);
 	INIT_LIST_HEAD(&cm_node->tmp);
+	INIT_LIST_HEAD(&cm_node->creq);
 	cm_node->state = IRDMA_CM_STATE_IDLE;
 	cm_node->active = !listener;
 	cm_node->ipv4 = info->ipv4;
@@ -2072,7 +2073,8 @@ static void irdma_handle_rst_pkt(struct irdma_cm_node *cm_node,
 
 	switch (cm_node->state) {
 	case IRDMA_CM_STATE_MPAREQ_SENT:
-		if (cm_node->mpa_rev == IRDMA_MPA_REV2 && !cm_node->mpa_v1_only) {
+		if (cm_node->mpa_rev == IRDMA_MPA_REV2 && !cm_node->mpa_v1_only &&
+		    cm_core->tun.mpa_v1_fallback) {
 			cm_core->stats.resets_rcvd++;
 			irdma_cm_mpa_v1_fallback(cm_node);
 			return;
@@ -2241,6 +2243,7 @@ static void irdma_cm_mpa_request_rcvd(struct irdma_cm_node *cm_node)
 	irdma_cm_set_state(cm_node, IRDMA_CM_STATE_MPAREQ_RCVD);
 	irdma_cm_node_get(cm_node);
 	cm_node->connreq_ref = true;
+	list_add_tail(&cm_node->creq, &cm_node->core->connreqs);
 	irdma_send_cm_event(cm_node, listener->cm_id,
 			    IW_CM_EVENT_CONNECT_REQUEST, 0);
 }
@@ -2945,6 +2948,7 @@ static void irdma_cm_disconn_true(struct irdma_qp *iwqp)
 		return;
 	}
 	if (!ae && tcp == IRDMA_TCPS_FIN_WAIT_1) {
+		cm_node->disconnect_reported = true;	/* the ULP asked */
 		if (!iwqp->cm.close_armed) {
 			iwqp->cm.close_armed = true;
 			irdma_cm_arm_state_timer(cm_node, cm_core->tun.time_wait);
@@ -4002,7 +4006,8 @@ out:
  * @conn_param: ULP's private data, IRD and ORD
  * @rt: addresses, next hop, VLAN and loopback from the route lookup
  * @info: addresses and ports
- * @iwqp: QP (the caller's reference passes to the node on success)
+ * @iwqp: QP (the caller's reference passes to this function: it goes to
+ *	the node, or is dropped on failure)
  *
  * Builds the MPA request now (IRD/ORD from the ULP, capped), binds the id
  * and the QP, then either joins a local listener (loopback) or adds the
@@ -4031,17 +4036,21 @@ static int irdma_create_cm_node(struct irdma_cm_core *cm_core,
 				  info->loc_port, info->loc_addr, info->vlan_id);
 	if (cm_node) {
 		irdma_rem_ref_cm_node(cm_node);
+		cm_core->ops->qp_put(iwqp);
 		return -EADDRINUSE;
 	}
 	cm_node = irdma_make_cm_node(cm_core, info, NULL);
-	if (!cm_node)
+	if (!cm_node) {
+		cm_core->ops->qp_put(iwqp);
 		return -ENOMEM;
+	}
 	irdma_record_ird_ord(cm_node, conn_param->ird, conn_param->ord);
 	cm_node->ulp_pdata_len = conn_param->private_data_len;
 	if (!irdma_cm_build_mpa_frame(cm_node, true, false,
 				      conn_param->private_data,
 				      conn_param->private_data_len)) {
 		irdma_rem_ref_cm_node(cm_node);
+		cm_core->ops->qp_put(iwqp);
 		return -EINVAL;
 	}
 	irdma_add_hte_node(cm_core, cm_node);
@@ -4331,7 +4340,7 @@ void irdma_if_notify(struct irdma_cm_core *cm_core, struct net_device *netdev,
 	work->ifa_vlan = netdev && is_vlan_dev(netdev) ?
 			 vlan_dev_vlan_id(netdev) : IRDMA_CM_NO_VLAN;
 	if (ipaddr)
-		memcpy(work->ifa_addr, ipaddr, sizeof(work->ifa_addr));
+		memcpy(work->ifa_addr, ipaddr, ipv4 ? 4 : 16);
 	irdma_cm_post_event(cm_core, work);
 }
 
@@ -4627,8 +4636,6 @@ int irdma_connect(struct iw_cm_id *cm_id, struct iw_cm_conn_param *conn_param)
 		goto out;
 	}
 	ret = irdma_create_cm_node(cm_core, cm_id, conn_param, &rt, &info, iwqp);
-	if (ret && !iwqp->cm.cm_node)
-		cm_core->ops->qp_put(iwqp);
 out:
 	mutex_unlock(&cm_core->mutex);
 	irdma_cm_dbg(cm_core, "connect qpn %u: %d\n", conn_param->qpn, ret);
@@ -4645,6 +4652,7 @@ static void irdma_cm_release_connreq(struct irdma_cm_node *cm_node)
 {
 	if (cm_node->connreq_ref) {
 		cm_node->connreq_ref = false;
+		list_del_init(&cm_node->creq);
 		irdma_rem_ref_cm_node(cm_node);
 	}
 }
@@ -4905,6 +4913,7 @@ int irdma_setup_cm_core(struct irdma_cm_core *cm_core,
 	spin_lock_init(&cm_core->work_lock);
 	hash_init(cm_core->nodes);
 	INIT_LIST_HEAD(&cm_core->listeners);
+	INIT_LIST_HEAD(&cm_core->connreqs);
 	cm_core->tun.rexmit_timeout = HZ;
 	cm_core->tun.rexmit_max_timeout = 12 * HZ;
 	cm_core->tun.max_rexmits = 32;
@@ -4912,6 +4921,7 @@ int irdma_setup_cm_core(struct irdma_cm_core *cm_core,
 	cm_core->tun.rts_timeout = 12 * HZ;
 	cm_core->tun.fin_wait2_timeout = 60 * HZ;
 	cm_core->tun.mpa_timeout = 30 * HZ;
+	cm_core->tun.mpa_v1_fallback = true;
 	cm_core->wq = alloc_ordered_workqueue("irdma-cm-%s", WQ_MEM_RECLAIM,
 					      dev_name(&iwdev->ibdev.dev));
 	if (!cm_core->wq)
@@ -4968,9 +4978,6 @@ void irdma_cleanup_cm_core(struct irdma_cm_core *cm_core)
 	cm_core->dead = true;
 	spin_unlock_irqrestore(&cm_core->work_lock, flags);
 
-	list_for_each_entry_safe(listener, ltmp, &cm_core->listeners, list)
-		irdma_cm_del_listen(cm_core, listener, true);
-
 	hash_for_each(cm_core->nodes, bkt, cm_node, hnode) {
 		irdma_cm_node_get(cm_node);
 		list_add(&cm_node->tmp, &all);
@@ -4981,6 +4988,11 @@ void irdma_cleanup_cm_core(struct irdma_cm_core *cm_core)
 		irdma_cm_node_finish(cm_node);
 		irdma_rem_ref_cm_node(cm_node);
 	}
+	list_for_each_entry_safe(listener, ltmp, &cm_core->listeners, list)
+		irdma_cm_del_listen(cm_core, listener, true);
+	/* no iw_cm id can accept or reject after unregistration */
+	list_for_each_entry_safe(cm_node, tmp, &cm_core->connreqs, creq)
+		irdma_cm_release_connreq(cm_node);
 	irdma_timer_list_prep(cm_core, &timer_list);
 	mutex_unlock(&cm_core->mutex);
 

@@ -542,7 +542,9 @@ struct irdma_cm_net_ops {
  * @rts_timeout: wait for the RTS AE after offload (12 s)
  * @fin_wait2_timeout: wait for the peer's FIN after ours is acknowledged
  * @mpa_timeout: passive side: wait for the MPA request after the TCP
- *	handshake; also bounds the wait for the ULP's accept/reject
+ *	handshake; active side: wait for the FIN after a reject
+ * @mpa_v1_fallback: an active open whose MPA v2 request is answered with
+ *	RST retries once with MPA v1 (some RFC 5044 peers reset rev 2)
  */
 struct irdma_cm_tunables {
 	unsigned long rexmit_timeout;
@@ -552,6 +554,7 @@ struct irdma_cm_tunables {
 	unsigned long rts_timeout;
 	unsigned long fin_wait2_timeout;
 	unsigned long mpa_timeout;
+	bool mpa_v1_fallback;
 };
 
 /**
@@ -756,6 +759,7 @@ struct irdma_cm_listener {
  * @counted: passive: counted in @listener's pending
  * @connreq_ref: passive: the CONNECT_REQUEST's provider_data holds a
  *	reference, released by accept or reject
+ * @creq: entry in cm_core->connreqs while @connreq_ref is held
  * @cm_id: iw_cm id (a reference is held while set)
  * @iwqp: QP bound by connect/accept (a reference is held while set)
  * @lpb_peer: loopback: the node at the other end (a reference is held)
@@ -835,6 +839,7 @@ struct irdma_cm_node {
 	struct irdma_cm_listener *listener;
 	bool counted;
 	bool connreq_ref;
+	struct list_head creq;
 	struct iw_cm_id *cm_id;
 	struct irdma_qp *iwqp;
 	struct irdma_cm_node *lpb_peer;
@@ -860,6 +865,7 @@ struct irdma_cm_node {
  *	every irdma_qp_cm; held by the work dispatcher and the iw_cm calls
  * @nodes: connection nodes by 4-tuple
  * @listeners: top-level listeners
+ * @connreqs: nodes whose CONNECT_REQUEST awaits accept or reject
  * @node_cnt: nodes alive (allocated, not yet freed)
  * @tun: timer constants
  * @stats: counters
@@ -875,6 +881,7 @@ struct irdma_cm_core {
 	struct mutex mutex; /* see above */
 	DECLARE_HASHTABLE(nodes, IRDMA_CM_HASH_BITS);
 	struct list_head listeners;
+	struct list_head connreqs;
 	u32 node_cnt;
 	struct irdma_cm_tunables tun;
 	struct irdma_cm_stats stats;

@@ -96,7 +96,7 @@ diag = []
 n = {'PASS': 0, 'FAIL': 0, 'SKIP': 0}
 bad = re.compile(r'(BUG:|WARNING:|possible circular locking|possible recursive locking|'
                  r'inconsistent lock state|DEBUG_LOCKS_WARN_ON|ODEBUG:|UBSAN:|'
-                 r'Kernel panic|lockdep|kernel BUG at|suspicious RCU usage|'
+                 r'Kernel panic|kernel BUG at|suspicious RCU usage|'
                  r'sleeping function called from invalid context)')
 report = None
 for raw in lines:
@@ -108,7 +108,8 @@ for raw in lines:
         suite = m.group(1)
         diag = []
         continue
-    if re.match(r'^\s{8,}#', l) or re.match(r'^\s{8,}(Expected|but|which)', l):
+    if re.match(r'^\s+# \S+: (EXPECTATION|ASSERTION) FAILED', l) or \
+       re.match(r'^\s+(Expected|but|which|\S+ == )', l):
         diag.append(l.strip().lstrip('# ').strip())
         continue
     m = re.match(r'^    (not )?ok \d+ (\S+)(\s+#\s*(SKIP)\s*(.*))?', l)
