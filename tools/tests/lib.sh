@@ -1,39 +1,58 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Library for the VM integration tests (tools/tests/vm/*.sh), sourced:
+# Library for the VM integration tests (tools/tests/vm/*.sh), in the style
+# of the kernel's netdevsim selftests.  A test script (run as root inside
+# the VM by tools/vm/tests.sh) starts with
 #
+#   # shellcheck source=tools/tests/lib.sh
 #   . "$(dirname "$0")/../lib.sh"
+#
+# and ends with t_exit.  "# timeout: SEC" in its first 20 lines sets its
+# time limit (default 300 s).
 #
 # Results, one line each (tools/vm/tests.sh and tools/check.sh count them):
 #   t_pass NAME             PASS: NAME
 #   t_fail NAME WHY         FAIL: NAME: WHY
 #   t_skip NAME WHY         SKIP: NAME: WHY
-#   t_check NAME CMD...     PASS if CMD succeeds, else FAIL with its output
+#   t_check NAME CMD...     PASS if CMD succeeds (60 s), else FAIL + output
+#   t_require NAME CMD...   SKIP NAME unless the commands exist
+#   t_need_ours NAME MOD... SKIP NAME and exit 4 unless MOD is this repo's
 #   t_exit                  exit 1 if any t_fail, else 0
-# Diagnostics go on lines starting with "# " (t_log).  NAME has no ": ".
+# Diagnostics go on lines starting with "# " (t_log, t_indent).  NAME has
+# no ": "; prefix it with the script's topic ("link/port-down").
 #
 # Two test hosts: netns "a" and "b" joined by a veth pair, va (in a,
 # 192.168.77.1/24, fd77::1/64) <-> vb (in b, .2, fd77::2), links up:
 #   t_hosts_up / t_hosts_down  (t_hosts_up registers t_hosts_down with t_defer)
+#   t_in NS CMD...             run CMD in netns NS
+# RDMA devices are visible in every netns (rdma system: netns shared), but
+# "rdma link add ... netdev va" must run in va's netns, and "rdma link"
+# names a port's netdev only there.
 # Cleanup: t_defer CMD... runs CMD at exit (last registered first); the
 # library installs the EXIT trap.
 #
 # Kernel log: t_dmesg_mark writes a marker into the log; t_dmesg_since
 # prints what came after it; t_dmesg_check NAME passes when no warning,
-# BUG, oops, KASAN, lockdep, refcount, list corruption or hung task report
-# came after it.
+# BUG, oops, KASAN, lockdep, refcount, list corruption, hung task or stuck
+# netdev report (T_DMESG_BAD) came after it.
 #
-# Slab: t_slab_snap FILE records /proc/slabinfo (active objects per cache);
-# t_slab_cmp NAME BEFORE AFTER [CACHE_REGEX] fails when a cache grew by more
-# than the tolerance (see there).  Boot with slab_nomerge (tools/vm/tests.sh
-# does) so a driver's named caches are not merged into kmalloc-*.
+# Slab: t_slab_snap FILE records /proc/slabinfo (active objects per cache,
+# after shrinking every cache); t_slab_cmp NAME BEFORE AFTER [CACHE_REGEX]
+# fails when a cache grew by more than the tolerance (see there).  Boot
+# with slab_nomerge (tools/vm/tests.sh does) so a driver's named caches are
+# not merged into kmalloc-*.  Take the baseline after a warm-up (modules
+# loaded, one cycle done).
 #
 # Modules: t_modref MOD prints /sys/module/MOD/refcnt ("-" when not
-# loaded); t_modref_wait MOD VALUE [SEC].
+# loaded); t_modref_wait MOD VALUE [SEC]; t_mod_loaded MOD; t_ko_ours MOD.
 #
-# Waiting: t_wait SEC CMD... polls CMD every 0.1 s until it succeeds.
-# Every external command that might block is run under `timeout`.
+# RDMA: t_rdma_dev_exists DEV, t_port_state DEV [PORT], t_port_state_is
+# DEV STATE, t_devinfo_field DEV FIELD, t_rdma_listening PORT.
+#
+# Waiting: t_wait SEC CMD... polls CMD every 0.1 s until it succeeds;
+# t_timeout SEC CMD... is timeout(1) for library functions too.  Every
+# command that might block runs under a timeout.
 
 T_NS_A=a
 T_NS_B=b
@@ -70,12 +89,14 @@ t_exit() {
 }
 
 # t_timeout SEC CMD...: timeout(1) that also runs this library's functions
+# (in a child bash: what such a function registers with t_defer is not
+# run when it returns; call t_hosts_up and the like directly)
 t_timeout() {
 	local sec=$1
 	shift
 	if declare -F "$1" >/dev/null; then
 		# shellcheck disable=SC2016 # expanded by the inner bash
-		timeout -k 5 "$sec" bash -c '. "$0"; "$@"' "$T_LIB_DIR/lib.sh" "$@"
+		timeout -k 5 "$sec" bash -c '. "$0"; trap - EXIT; "$@"' "$T_LIB_DIR/lib.sh" "$@"
 	else
 		timeout -k 5 "$sec" "$@"
 	fi
@@ -178,7 +199,7 @@ t_in() {
 
 # --- kernel log --------------------------------------------------------
 
-T_DMESG_BAD='WARNING:|BUG:|Oops|KASAN|UBSAN|lockdep|possible circular locking|possible recursive locking|suspicious RCU usage|refcount_t|list_del corruption|list_add corruption|hung task|blocked for more than|general protection fault|stack-protector|Call Trace:|rcu.*stall|unreferenced object|Kernel panic'
+T_DMESG_BAD='WARNING:|BUG:|Oops|KASAN|UBSAN|lockdep|unregister_netdevice: waiting for|possible circular locking|possible recursive locking|suspicious RCU usage|refcount_t|list_del corruption|list_add corruption|hung task|blocked for more than|general protection fault|stack-protector|Call Trace:|rcu.*stall|unreferenced object|Kernel panic'
 
 # t_dmesg_mark [LABEL]: put a unique marker into the kernel log
 t_dmesg_mark() {
@@ -240,22 +261,30 @@ t_slab_snap() {
 	awk 'NR > 2 { print $1, $2, $5 }' /proc/slabinfo >"$1"
 }
 
+# Caches t_slab_cmp leaves out: they follow file system and process
+# activity (the test's own commands, files in /tmp, lookups over 9p), not
+# the driver.  Override with T_SLAB_IGNORE (an awk regex; '^$' for none).
+T_SLAB_IGNORE_DEFAULT='^(dentry|filp|names_cache|.*inode.*|radix_tree_node|buffer_head|vm_area_struct|mm_struct|task_struct|cred_jar|pid|signal_cache|sighand_cache|files_cache|fs_cache|anon_vma.*|lsm_.*|vmap_area|kernfs_iattrs_cache|eventpoll_.*|ep_head|seq_file|nsproxy|fsnotify_.*|inotify_.*|pde_opener|ovl_.*|v9fs_.*|p9_.*|shmem_.*|file_lock_.*|mnt_cache|sigqueue|taskstats|uid_cache|ext4_.*|jbd2_.*|mbcache|bio.*|tw_sock_.*|request_sock_.*|khugepaged_mm_slot)$'
+
 # t_slab_cmp NAME BEFORE AFTER [CACHE_REGEX]: FAIL when a cache (all of them,
-# or those matching CACHE_REGEX, e.g. '^(kmalloc-|irdma)') holds more
-# active objects in AFTER than in BEFORE, beyond the tolerance.
+# or those matching CACHE_REGEX, e.g. '^(kmalloc-|irdma)'; less
+# T_SLAB_IGNORE) holds more active objects in AFTER than in BEFORE, beyond
+# the tolerance.
 #
-# Tolerance: SLUB counts the objects of each CPU's active slab (and its
-# per-CPU partial slabs) as in use, so the count moves by whole slabs
-# whatever the test does.  A cache may grow by 2 slabs per CPU
-# (2 * objs_per_slab * nproc) or 16 objects, whichever is larger:
-# kmalloc-64 on 2 vCPUs tolerates 256 objects, a cache of 4 KiB objects 16.
-# To catch a per-operation leak, repeat the operation more times than that
-# (or use a named cache).  T_SLAB_TOL overrides the tolerance (objects).
+# Tolerance: t_slab_snap shrinks the caches first, but the snapshot's own
+# commands allocate again, and SLUB counts every object of a CPU's active
+# slab as in use, so a count still moves by whole slabs.  A cache may grow
+# by 2 slabs per CPU (2 * objs_per_slab * nproc) or 16 objects, whichever
+# is larger: kmalloc-64 on 2 vCPUs tolerates 256 objects, a cache of 4 KiB
+# objects 16.  To catch a per-operation leak, repeat the operation more
+# times than that (or use a named cache).  T_SLAB_TOL overrides the
+# tolerance (objects).
 t_slab_cmp() {
 	local name=$1 before=$2 after=$3 re=${4:-.} out
-	out=$(awk -v re="$re" -v ncpu="$(nproc)" -v fixed="${T_SLAB_TOL:-}" '
+	out=$(awk -v re="$re" -v ign="${T_SLAB_IGNORE:-$T_SLAB_IGNORE_DEFAULT}" \
+		-v ncpu="$(nproc)" -v fixed="${T_SLAB_TOL:-}" '
 		NR == FNR { b[$1] = $2; next }
-		$1 ~ re {
+		$1 ~ re && $1 !~ ign {
 			tol = 2 * $3 * ncpu
 			if (tol < 16) tol = 16
 			if (fixed != "") tol = fixed
@@ -306,4 +335,35 @@ t_port_state_is() { [ "$(t_port_state "$1")" = "$2" ]; }
 # the background, then t_wait 10 t_rdma_listening PORT before the client)
 t_rdma_listening() {
 	timeout 10 rdma res show cm_id 2>/dev/null | grep -q "state LISTEN .*src-addr.*:$1 "
+}
+
+# t_devinfo_field DEV FIELD: FIELD's value in "ibv_devinfo -v -d DEV"
+# (first port for port fields), e.g. t_devinfo_field irdma0 max_sge
+t_devinfo_field() {
+	timeout 10 ibv_devinfo -v -d "$1" 2>/dev/null |
+		sed -n "s/^[[:space:]]*$2:[[:space:]]*//p" | head -n1
+}
+
+# t_ko_path MOD: where modprobe finds MOD (modinfo -n)
+t_ko_path() { modinfo -n "$1" 2>&1; }
+
+# t_ko_ours MOD: MOD resolves to /lib/modules/KVER/updates/ (this repo's
+# build, installed by tools/vm/run.sh), not Debian's
+t_ko_ours() {
+	case "$(t_ko_path "$1")" in "/lib/modules/$T_KVER/updates/"*) return 0 ;; esac
+	return 1
+}
+
+# t_need_ours NAME MOD...: unless every MOD is this repo's build (see
+# t_ko_ours), print "SKIP: NAME: ..." and exit 4 (kselftest's "skipped"):
+# a script about the driver skips when the build failed, instead of
+# failing every step
+t_need_ours() {
+	local name=$1 m
+	shift
+	for m in "$@"; do
+		t_ko_ours "$m" && continue
+		t_skip "$name" "$m.ko is not built (modinfo -n $m: $(t_ko_path "$m"))"
+		exit 4
+	done
 }
