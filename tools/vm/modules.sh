@@ -23,8 +23,12 @@ KVER=${KVER:-$("$repo/tools/kver.sh")}
 mdir=/lib/modules/$KVER
 siw=$("$repo/tools/siw.sh" --path)
 
+# IRDMA_VM_NO_REPO_MODULES=1 (tools/check.sh when the build failed): leave
+# this repo's modules out rather than test stale ones
 kos=()
-for ko in "$repo/irdma.ko" "$repo/sim/irdma_sim.ko" "$siw"; do
+ours=("$repo/irdma.ko" "$repo/sim/irdma_sim.ko")
+[ "${IRDMA_VM_NO_REPO_MODULES:-0}" = 1 ] && ours=()
+for ko in "${ours[@]}" "$siw"; do
 	[ -f "$ko" ] && kos+=("$ko")
 done
 

@@ -1,0 +1,131 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# "make check": every test, in stages, ending with exactly one line
+#
+#   N passed, N failed, N skipped
+#
+# Stages, in order (each one's output is shown as it runs):
+#   build   make modules                     -> PASS/FAIL: build
+#   static  tools/static.sh                  (W=1, sparse, checkpatch, kernel-doc)
+#   kunit   tools/kunit.sh                   (KUnit in a cached debug kernel)
+#   fuzz    tools/fuzz.sh --smoke            (libFuzzer, short)
+#   siw     tools/siw.sh                     -> PASS/FAIL: siw-build
+#   vm      tools/vm/tests.sh                (the VM integration suite)
+# A stage script that is missing gives "SKIP: <stage>: tools/<x> missing".
+# Every "PASS:", "FAIL:" and "SKIP:" line a stage prints is counted.  A
+# stage that exits non-zero without printing a FAIL line counts as
+# "FAIL: <stage>: exited N"; one that runs past its time limit is killed
+# and counted FAIL.  When the build fails, the VM suite runs without this
+# repo's modules (no stale irdma.ko is tested): the driver's scripts then
+# SKIP, the siw smoke test still runs.
+#
+# Exit status: 1 if anything failed.  Needs root (modules, QEMU, netns) and
+# "make deps" done.  CHECK_STAGES="build vm" runs only the stages named.
+set -uo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/.." && pwd)
+cd "$repo" || exit 1
+stages=${CHECK_STAGES:-build static kunit fuzz siw vm}
+
+results=$(mktemp)
+trap 'rm -f "$results"' EXIT
+trap 'exit 130' INT TERM
+
+now() { date +%s; }
+
+# collect: pass stdin through, keep the result lines
+collect() {
+	local line
+	while IFS= read -r line; do
+		printf '%s\n' "$line"
+		case "$line" in
+		PASS:* | FAIL:* | SKIP:*) printf '%s\n' "$line" >>"$results" ;;
+		esac
+	done
+}
+
+result() { printf '%s\n' "$*" | collect; }
+
+want() { case " $stages " in *" $1 "*) return 0 ;; esac; return 1; }
+
+# stage NAME LIMIT_SEC CMD...: run CMD with its output collected
+stage() {
+	local name=$1 limit=$2 start rc fails_before fails_after
+	shift 2
+	want "$name" || return 0
+	echo "### stage $name: $*"
+	start=$(now)
+	fails_before=$(grep -c '^FAIL:' "$results")
+	timeout -k 30 "$limit" "$@" 2>&1 | collect
+	rc=${PIPESTATUS[0]}
+	fails_after=$(grep -c '^FAIL:' "$results")
+	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+		result "FAIL: $name: timed out after ${limit}s"
+	elif [ "$rc" -ne 0 ] && [ "$fails_after" -eq "$fails_before" ]; then
+		result "FAIL: $name: exited $rc"
+	fi
+	echo "### stage $name: exit $rc after $(($(now) - start)) s"
+	return "$rc"
+}
+
+# optional_stage NAME LIMIT SCRIPT ARGS...: a stage another engineer owns
+optional_stage() {
+	local name=$1 limit=$2 script=$3
+	want "$name" || return 0
+	if [ ! -x "$repo/$script" ]; then
+		result "SKIP: $name: $script missing"
+		return 0
+	fi
+	shift 3
+	stage "$name" "$limit" "$repo/$script" "$@"
+}
+
+start_all=$(now)
+built=1
+if want build; then
+	echo "### stage build: make modules"
+	start=$(now)
+	if timeout -k 30 1200 make -C "$repo" modules 2>&1; then
+		result "PASS: build"
+	else
+		built=0
+		result "FAIL: build: make modules failed"
+	fi
+	echo "### stage build: $(($(now) - start)) s"
+fi
+
+optional_stage static 1800 tools/static.sh
+optional_stage kunit 2700 tools/kunit.sh
+optional_stage fuzz 900 tools/fuzz.sh --smoke
+
+if want siw; then
+	echo "### stage siw: tools/siw.sh"
+	if out=$(timeout -k 30 600 "$repo/tools/siw.sh" 2>&1); then
+		echo "$out"
+		result "PASS: siw-build"
+	else
+		echo "$out"
+		result "FAIL: siw-build: tools/siw.sh failed"
+	fi
+fi
+
+if want vm; then
+	if [ "$built" = 1 ]; then
+		stage vm 3600 "$repo/tools/vm/tests.sh"
+	else
+		IRDMA_VM_NO_REPO_MODULES=1 stage vm 3600 "$repo/tools/vm/tests.sh"
+	fi
+fi
+
+pass=$(grep -c '^PASS:' "$results")
+fail=$(grep -c '^FAIL:' "$results")
+skip=$(grep -c '^SKIP:' "$results")
+echo "### check: $(($(now) - start_all)) s"
+if [ "$fail" -gt 0 ]; then
+	echo "### failed:"
+	grep '^FAIL:' "$results" | sed 's/^/###   /'
+fi
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]
