@@ -57,6 +57,17 @@ static struct ib_device *irdma_cm_ibdev(struct irdma_cm_core *core)
 	return &core->iwdev->ibdev;
 }
 
+/**
+ * irdma_qp_cm() - the CM state embedded in a QP
+ * @iwqp: QP
+ *
+ * Return: &iwqp->cm (protected by cm_core->mutex).
+ */
+static struct irdma_qp_cm *irdma_qp_cm(struct irdma_qp *iwqp)
+{
+	return &iwqp->cm;
+}
+
 #define irdma_cm_dbg(core, fmt, ...) \
 	ibdev_dbg(irdma_cm_ibdev(core), "CM: " fmt, ##__VA_ARGS__)
 #define irdma_cm_err(core, fmt, ...) \
@@ -164,7 +175,7 @@ static void irdma_copy_ip_htonl(__be32 *dst, const u32 *src)
  * Return: 0, or -EINVAL for a malformed or truncated frame.
  */
 static int irdma_cm_parse_segment(const u8 *buf, u32 len, bool ipv4,
-			   struct irdma_cm_seg *seg)
+				  struct irdma_cm_seg *seg)
 {
 	const u8 *tcph = buf + IRDMA_ILQ_TCP_OFFSET;
 	u32 seglen, hlen;
@@ -261,7 +272,7 @@ static u16 irdma_cm_our_mss(bool ipv4, u32 mtu)
  * Return: 0, or -EINVAL for a malformed option list or a refused MSS.
  */
 static int irdma_process_options(struct irdma_cm_node *cm_node, const u8 *optionsloc,
-			  u32 optionsize, bool syn_pkt)
+				 u32 optionsize, bool syn_pkt)
 {
 	u32 offset = 0;
 	u32 peer_mss = 0;
@@ -343,7 +354,7 @@ static int irdma_process_options(struct irdma_cm_node *cm_node, const u8 *option
  * Return: 0, or -EINVAL if the options of a SYN are refused.
  */
 static int irdma_handle_tcp_options(struct irdma_cm_node *cm_node,
-			     const struct irdma_cm_seg *seg)
+				    const struct irdma_cm_seg *seg)
 {
 	bool syn = seg->flags & IRDMA_TCP_SYN;
 	int ret;
@@ -379,7 +390,7 @@ static int irdma_handle_tcp_options(struct irdma_cm_node *cm_node,
  * window, -EBADMSG if the acknowledgment number is not acceptable.
  */
 static int irdma_check_seq(struct irdma_cm_node *cm_node,
-		    const struct irdma_cm_seg *seg)
+			   const struct irdma_cm_seg *seg)
 {
 	u32 wnd = cm_node->rcv_wnd ? cm_node->rcv_wnd : 1;
 	u32 seq = seg->seq;
@@ -424,8 +435,8 @@ static int irdma_check_seq(struct irdma_cm_node *cm_node,
  * Return: the segment length in bytes.
  */
 static u32 irdma_form_ah_cm_frame(struct irdma_cm_node *cm_node, u8 *buf,
-			   const u8 *options, u32 optlen, const u8 *payload,
-			   u32 plen, u8 flags, u32 *hdr_len)
+				  const u8 *options, u32 optlen, const u8 *payload,
+				  u32 plen, u8 flags, u32 *hdr_len)
 {
 	u32 hlen = IRDMA_CM_TCP_HDR_SIZE + optlen;
 	u32 win;
@@ -520,7 +531,7 @@ static u16 irdma_mpa_ird_ord_wire(u16 val, bool none)
  * currently in cm_node->mpa_frame_len minus the header.
  */
 static void irdma_build_mpa_v1(struct irdma_cm_node *cm_node, void *start_addr,
-			bool mpa_key)
+			       bool mpa_key)
 {
 	u8 *p = start_addr;
 
@@ -542,7 +553,7 @@ static void irdma_build_mpa_v1(struct irdma_cm_node *cm_node, void *start_addr,
  * Flag A (peer-to-peer) is always set in a request and echoed in a reply.
  */
 static void irdma_build_mpa_v2(struct irdma_cm_node *cm_node, void *start_addr,
-			bool mpa_key)
+			       bool mpa_key)
 {
 	u8 *p = start_addr;
 	bool none = cm_node->peer_no_ird_ord;
@@ -581,7 +592,7 @@ static void irdma_build_mpa_v2(struct irdma_cm_node *cm_node, void *start_addr,
  * Return: the frame length, or 0 if @plen is too long.
  */
 static u16 irdma_cm_build_mpa_frame(struct irdma_cm_node *cm_node, bool request,
-			     bool reject, const void *pdata, u16 plen)
+				    bool reject, const void *pdata, u16 plen)
 {
 	u8 *p = cm_node->mpa_frame;
 	bool v2 = cm_node->mpa_rev == IRDMA_MPA_REV2 && cm_node->mpa_enhanced;
@@ -612,7 +623,7 @@ static u16 irdma_cm_build_mpa_frame(struct irdma_cm_node *cm_node, bool request,
  * Caps both at what the adapter supports (IRD 127, ORD 255).
  */
 static void irdma_record_ird_ord(struct irdma_cm_node *cm_node, u32 conn_ird,
-			  u32 conn_ord)
+				 u32 conn_ord)
 {
 	cm_node->ird = min_t(u32, conn_ird, IRDMA_CM_HW_MAX_IRD);
 	cm_node->ord = min_t(u32, conn_ord, IRDMA_CM_HW_MAX_ORD);
@@ -644,7 +655,7 @@ static void irdma_record_ird_ord(struct irdma_cm_node *cm_node, u32 conn_ird,
  * Return: 0, or -EINVAL when the connection cannot be made.
  */
 static int irdma_negotiate_mpa_v2_ird_ord(struct irdma_cm_node *cm_node,
-				   bool responder)
+					  bool responder)
 {
 	u16 peer_ird = cm_node->peer_ird;
 	u16 peer_ord = cm_node->peer_ord;
@@ -712,7 +723,7 @@ static int irdma_negotiate_mpa_v2_ird_ord(struct irdma_cm_node *cm_node,
  * -EINVAL for a malformed frame.
  */
 static int irdma_parse_mpa(struct irdma_cm_node *cm_node, const u8 *buf, u32 len,
-		    bool request)
+			   bool request)
 {
 	u8 flags, rev;
 	u32 pdlen, hdr = IRDMA_MPA_V1_HDR_SIZE;
@@ -994,7 +1005,7 @@ static void irdma_cm_stop_state_timer(struct irdma_cm_node *cm_node)
 	if (del_timer(&cm_node->state_timer))
 		irdma_cm_node_put_nonlast(cm_node);
 	if (cm_node->iwqp)
-		cm_node->iwqp->cm.close_armed = false;
+		irdma_qp_cm(cm_node->iwqp)->close_armed = false;
 }
 
 /**
@@ -1328,9 +1339,9 @@ static void irdma_cm_unlink_qp(struct irdma_cm_node *cm_node)
 	if (!iwqp)
 		return;
 	cm_node->iwqp = NULL;
-	if (iwqp->cm.cm_node == cm_node) {
-		iwqp->cm.cm_node = NULL;
-		iwqp->cm.close_armed = false;
+	if (irdma_qp_cm(iwqp)->cm_node == cm_node) {
+		irdma_qp_cm(iwqp)->cm_node = NULL;
+		irdma_qp_cm(iwqp)->close_armed = false;
 		irdma_cm_node_put_nonlast(cm_node);
 	}
 	cm_node->core->ops->qp_put(iwqp);
@@ -2664,10 +2675,10 @@ static void irdma_handle_close_entry(struct irdma_cm_node *cm_node)
 			irdma_cm_node_finish(cm_node);
 			break;
 		}
-		if (iwqp->cm.close_armed) {
-			iwqp->cm.close_armed = false;
-			iwqp->cm.hw_tcp_state = IRDMA_TCPS_CLOSED;
-			iwqp->cm.last_ae = IRDMA_AE_RESET_SENT;
+		if (irdma_qp_cm(iwqp)->close_armed) {
+			irdma_qp_cm(iwqp)->close_armed = false;
+			irdma_qp_cm(iwqp)->hw_tcp_state = IRDMA_TCPS_CLOSED;
+			irdma_qp_cm(iwqp)->last_ae = IRDMA_AE_RESET_SENT;
 			cm_node->core->ops->qp_reset(iwqp);
 			irdma_cm_disconn_true(iwqp);
 		}
@@ -2846,7 +2857,7 @@ static void irdma_cm_event_connected(struct irdma_cm_node *cm_node)
  */
 static void irdma_cm_rts_rcvd(struct irdma_qp *iwqp)
 {
-	struct irdma_cm_node *cm_node = iwqp->cm.cm_node;
+	struct irdma_cm_node *cm_node = irdma_qp_cm(iwqp)->cm_node;
 
 	if (!cm_node || cm_node->rts_rcvd)
 		return;
@@ -2887,12 +2898,12 @@ static void irdma_cm_rts_rcvd(struct irdma_qp *iwqp)
  */
 static void irdma_qp_disconnect(struct irdma_qp *iwqp, int status)
 {
-	struct irdma_cm_node *cm_node = iwqp->cm.cm_node;
+	struct irdma_cm_node *cm_node = irdma_qp_cm(iwqp)->cm_node;
 
 	if (!cm_node)
 		return;
 	irdma_cm_node_get(cm_node);
-	iwqp->cm.disconn_done = true;
+	irdma_qp_cm(iwqp)->disconn_done = true;
 	irdma_cm_report_fail(cm_node, status);
 	cm_node->core->ops->qp_flush(iwqp);
 	irdma_cm_node_finish(cm_node);
@@ -2901,7 +2912,7 @@ static void irdma_qp_disconnect(struct irdma_qp *iwqp, int status)
 
 /**
  * irdma_cm_disconn_true() - decide what an AE means for an offloaded QP
- * @iwqp: QP; iwqp->cm.last_ae and hw_tcp_state hold the AE
+ * @iwqp: QP; irdma_qp_cm(iwqp)->last_ae and hw_tcp_state hold the AE
  *
  * - FIN received (or a bad LLP close) in CLOSE_WAIT: DISCONNECT(0) to the
  *   ULP, graceful close of the QP (our FIN), close timer armed;
@@ -2914,13 +2925,13 @@ static void irdma_qp_disconnect(struct irdma_qp *iwqp, int status)
  */
 static void irdma_cm_disconn_true(struct irdma_qp *iwqp)
 {
-	struct irdma_cm_node *cm_node = iwqp->cm.cm_node;
+	struct irdma_cm_node *cm_node = irdma_qp_cm(iwqp)->cm_node;
 	struct irdma_cm_core *cm_core;
-	u16 ae = iwqp->cm.last_ae;
-	u8 tcp = iwqp->cm.hw_tcp_state;
+	u16 ae = irdma_qp_cm(iwqp)->last_ae;
+	u8 tcp = irdma_qp_cm(iwqp)->hw_tcp_state;
 	bool reset;
 
-	if (!cm_node || iwqp->cm.disconn_done)
+	if (!cm_node || irdma_qp_cm(iwqp)->disconn_done)
 		return;
 	cm_core = cm_node->core;
 	reset = ae == IRDMA_AE_LLP_CONNECTION_RESET ||
@@ -2940,17 +2951,17 @@ static void irdma_cm_disconn_true(struct irdma_qp *iwqp)
 			irdma_send_cm_event(cm_node, cm_node->cm_id,
 					    IW_CM_EVENT_DISCONNECT, 0);
 		}
-		if (!iwqp->cm.close_armed) {
+		if (!irdma_qp_cm(iwqp)->close_armed) {
 			cm_core->ops->qp_close(iwqp);
-			iwqp->cm.close_armed = true;
+			irdma_qp_cm(iwqp)->close_armed = true;
 			irdma_cm_arm_state_timer(cm_node, cm_core->tun.time_wait);
 		}
 		return;
 	}
 	if (!ae && tcp == IRDMA_TCPS_FIN_WAIT_1) {
 		cm_node->disconnect_reported = true;	/* the ULP asked */
-		if (!iwqp->cm.close_armed) {
-			iwqp->cm.close_armed = true;
+		if (!irdma_qp_cm(iwqp)->close_armed) {
+			irdma_qp_cm(iwqp)->close_armed = true;
 			irdma_cm_arm_state_timer(cm_node, cm_core->tun.time_wait);
 		}
 		return;
@@ -2978,8 +2989,8 @@ static void irdma_disconnect_worker(struct irdma_cm_work *work)
 {
 	struct irdma_qp *iwqp = work->iwqp;
 
-	iwqp->cm.last_ae = work->ae;
-	iwqp->cm.hw_tcp_state = work->tcp_state;
+	irdma_qp_cm(iwqp)->last_ae = work->ae;
+	irdma_qp_cm(iwqp)->hw_tcp_state = work->tcp_state;
 	irdma_cm_disconn_true(iwqp);
 }
 
@@ -3044,7 +3055,7 @@ void irdma_cm_qp_destroy(struct irdma_qp *iwqp)
 	struct irdma_cm_node *cm_node;
 
 	mutex_lock(&cm_core->mutex);
-	cm_node = iwqp->cm.cm_node;
+	cm_node = irdma_qp_cm(iwqp)->cm_node;
 	if (cm_node) {
 		irdma_cm_node_get(cm_node);
 		if (!cm_node->offloaded && cm_node->state != IRDMA_CM_STATE_CLOSED)
@@ -3307,20 +3318,6 @@ static int irdma_cm_kernel_route(struct irdma_cm_core *cm_core,
 	return ret;
 }
 
-#define IRDMA_CM_MAX_ADDRS	64
-
-/**
- * struct irdma_cm_addr_list - local addresses collected under RCU
- * @n: entries used
- * @addr: addresses, host order, IPv4 in [0]
- * @vlan: VLAN id of each
- */
-struct irdma_cm_addr_list {
-	int n;
-	u32 addr[IRDMA_CM_MAX_ADDRS][4];
-	u16 vlan[IRDMA_CM_MAX_ADDRS];
-};
-
 /**
  * irdma_cm_ours() - is a netdev the device's or one of its VLANs
  * @cm_core: CM instance
@@ -3336,26 +3333,22 @@ static bool irdma_cm_ours(struct irdma_cm_core *cm_core, struct net_device *dev)
 }
 
 /**
- * irdma_cm_kernel_for_each_addr() - for_each_addr op of the kernel lookups
+ * irdma_cm_kernel_get_addrs() - get_addrs op of the kernel lookups
  * @cm_core: CM instance
  * @ipv4: family
- * @fn: callback (called without locks: it may sleep)
- * @ctx: callback context
+ * @addrs: array to fill
+ * @max: room in @addrs
  *
- * Collects the addresses of the device's netdev and its VLAN uppers under
- * RCU, then calls @fn for each.
+ * Walks the device's netdev and its VLAN uppers under RCU.
+ *
+ * Return: the number of addresses stored.
  */
-static void irdma_cm_kernel_for_each_addr(struct irdma_cm_core *cm_core,
-					  bool ipv4, irdma_cm_addr_fn fn,
-					  void *ctx)
+static int irdma_cm_kernel_get_addrs(struct irdma_cm_core *cm_core, bool ipv4,
+				     struct irdma_cm_addr *addrs, int max)
 {
-	struct irdma_cm_addr_list *list;
 	struct net_device *dev;
-	int i;
+	int n = 0;
 
-	list = kzalloc(sizeof(*list), GFP_KERNEL);
-	if (!list)
-		return;
 	rcu_read_lock();
 	for_each_netdev_rcu(irdma_cm_net(cm_core), dev) {
 		u16 vlan;
@@ -3371,10 +3364,11 @@ static void irdma_cm_kernel_for_each_addr(struct irdma_cm_core *cm_core,
 			if (!idev)
 				continue;
 			in_dev_for_each_ifa_rcu(ifa, idev) {
-				if (list->n == IRDMA_CM_MAX_ADDRS)
+				if (n == max)
 					break;
-				list->addr[list->n][0] = ntohl(ifa->ifa_address);
-				list->vlan[list->n++] = vlan;
+				memset(&addrs[n], 0, sizeof(addrs[n]));
+				addrs[n].addr[0] = ntohl(ifa->ifa_address);
+				addrs[n++].vlan_id = vlan;
 			}
 		} else {
 			struct inet6_dev *idev = __in6_dev_get(dev);
@@ -3384,19 +3378,17 @@ static void irdma_cm_kernel_for_each_addr(struct irdma_cm_core *cm_core,
 				continue;
 			read_lock_bh(&idev->lock);
 			list_for_each_entry(ifp, &idev->addr_list, if_list) {
-				if (list->n == IRDMA_CM_MAX_ADDRS)
+				if (n == max)
 					break;
-				irdma_copy_ip_ntohl(list->addr[list->n],
+				irdma_copy_ip_ntohl(addrs[n].addr,
 						    ifp->addr.in6_u.u6_addr32);
-				list->vlan[list->n++] = vlan;
+				addrs[n++].vlan_id = vlan;
 			}
 			read_unlock_bh(&idev->lock);
 		}
 	}
 	rcu_read_unlock();
-	for (i = 0; i < list->n; i++)
-		fn(cm_core, ipv4, list->addr[i], list->vlan[i], ctx);
-	kfree(list);
+	return n;
 }
 
 /**
@@ -3413,7 +3405,7 @@ static u32 irdma_cm_kernel_mtu(struct irdma_cm_core *cm_core, u16 vlan_id)
 
 const struct irdma_cm_net_ops irdma_cm_kernel_net_ops = {
 	.route = irdma_cm_kernel_route,
-	.for_each_addr = irdma_cm_kernel_for_each_addr,
+	.get_addrs = irdma_cm_kernel_get_addrs,
 	.mtu = irdma_cm_kernel_mtu,
 };
 
@@ -3614,39 +3606,46 @@ static void irdma_cm_del_child(struct irdma_cm_core *cm_core,
 }
 
 /**
- * irdma_add_mqh_4() - child listener for one IPv4 address (for_each_addr
- * callback)
+ * irdma_add_mqh_4() - child listeners for the IPv4 addresses
  * @cm_core: CM instance
- * @ipv4: family (true)
- * @addr: the address
- * @vlan_id: VLAN id of its device
- * @ctx: the wildcard listener
+ * @listener: wildcard listener
+ * @addrs: scratch array of IRDMA_CM_MAX_ADDRS entries
+ *
+ * Context: cm_core->mutex held; may sleep.
  */
-static void irdma_add_mqh_4(struct irdma_cm_core *cm_core, bool ipv4,
-			    const u32 *addr, u16 vlan_id, void *ctx)
+static void irdma_add_mqh_4(struct irdma_cm_core *cm_core,
+			    struct irdma_cm_listener *listener,
+			    struct irdma_cm_addr *addrs)
 {
-	struct irdma_cm_listener *listener = ctx;
+	int i, n = cm_core->net->get_addrs(cm_core, true, addrs,
+					    IRDMA_CM_MAX_ADDRS);
 
-	if (irdma_cm_add_child(cm_core, listener, true, addr, vlan_id))
-		irdma_cm_dbg(cm_core, "no child listener for %pI4h\n", addr);
+	for (i = 0; i < n; i++)
+		if (irdma_cm_add_child(cm_core, listener, true, addrs[i].addr,
+				       addrs[i].vlan_id))
+			irdma_cm_dbg(cm_core, "no child listener for %pI4h\n",
+				     addrs[i].addr);
 }
 
 /**
- * irdma_add_mqh_6() - child listener for one IPv6 address (for_each_addr
- * callback)
+ * irdma_add_mqh_6() - child listeners for the IPv6 addresses
  * @cm_core: CM instance
- * @ipv4: family (false)
- * @addr: the address
- * @vlan_id: VLAN id of its device
- * @ctx: the wildcard listener
+ * @listener: wildcard listener
+ * @addrs: scratch array of IRDMA_CM_MAX_ADDRS entries
+ *
+ * Context: cm_core->mutex held; may sleep.
  */
-static void irdma_add_mqh_6(struct irdma_cm_core *cm_core, bool ipv4,
-			    const u32 *addr, u16 vlan_id, void *ctx)
+static void irdma_add_mqh_6(struct irdma_cm_core *cm_core,
+			    struct irdma_cm_listener *listener,
+			    struct irdma_cm_addr *addrs)
 {
-	struct irdma_cm_listener *listener = ctx;
+	int i, n = cm_core->net->get_addrs(cm_core, false, addrs,
+					    IRDMA_CM_MAX_ADDRS);
 
-	if (irdma_cm_add_child(cm_core, listener, false, addr, vlan_id))
-		irdma_cm_dbg(cm_core, "no child listener for an IPv6 address\n");
+	for (i = 0; i < n; i++)
+		if (irdma_cm_add_child(cm_core, listener, false, addrs[i].addr,
+				       addrs[i].vlan_id))
+			irdma_cm_dbg(cm_core, "no child listener for an IPv6 address\n");
 }
 
 /**
@@ -3664,12 +3663,16 @@ static void irdma_add_mqh_6(struct irdma_cm_core *cm_core, bool ipv4,
 static void irdma_add_mqh(struct irdma_cm_core *cm_core,
 			  struct irdma_cm_listener *listener)
 {
+	struct irdma_cm_addr *addrs;
+
+	addrs = kcalloc(IRDMA_CM_MAX_ADDRS, sizeof(*addrs), GFP_KERNEL);
+	if (!addrs)
+		return;
 	if (listener->ipv4 || !listener->v6only)
-		cm_core->net->for_each_addr(cm_core, true, irdma_add_mqh_4,
-					    listener);
+		irdma_add_mqh_4(cm_core, listener, addrs);
 	if (!listener->ipv4)
-		cm_core->net->for_each_addr(cm_core, false, irdma_add_mqh_6,
-					    listener);
+		irdma_add_mqh_6(cm_core, listener, addrs);
+	kfree(addrs);
 }
 
 /**
@@ -3901,11 +3904,11 @@ static void irdma_cm_bind(struct irdma_cm_node *cm_node, struct iw_cm_id *cm_id,
 	cm_node->cm_id = cm_id;
 	cm_node->iwqp = iwqp;
 	irdma_cm_node_get(cm_node);
-	iwqp->cm.cm_node = cm_node;
-	iwqp->cm.disconn_done = false;
-	iwqp->cm.close_armed = false;
-	iwqp->cm.last_ae = 0;
-	iwqp->cm.hw_tcp_state = IRDMA_TCPS_NON_EXISTENT;
+	irdma_qp_cm(iwqp)->cm_node = cm_node;
+	irdma_qp_cm(iwqp)->disconn_done = false;
+	irdma_qp_cm(iwqp)->close_armed = false;
+	irdma_qp_cm(iwqp)->last_ae = 0;
+	irdma_qp_cm(iwqp)->hw_tcp_state = IRDMA_TCPS_NON_EXISTENT;
 }
 
 /**
@@ -4194,10 +4197,10 @@ static void irdma_cm_abort_node(struct irdma_cm_node *cm_node)
 	if (cm_node->state == IRDMA_CM_STATE_CLOSED)
 		return;
 	if (cm_node->offloaded && iwqp) {
-		if (iwqp->cm.cm_node == cm_node) {
+		if (irdma_qp_cm(iwqp)->cm_node == cm_node) {
 			cm_node->core->ops->qp_reset(iwqp);
-			iwqp->cm.last_ae = IRDMA_AE_RESET_SENT;
-			iwqp->cm.hw_tcp_state = IRDMA_TCPS_CLOSED;
+			irdma_qp_cm(iwqp)->last_ae = IRDMA_AE_RESET_SENT;
+			irdma_qp_cm(iwqp)->hw_tcp_state = IRDMA_TCPS_CLOSED;
 			irdma_qp_disconnect(iwqp, -ECONNRESET);
 		}
 		irdma_cm_node_finish(cm_node);
@@ -4625,7 +4628,7 @@ int irdma_connect(struct iw_cm_id *cm_id, struct iw_cm_conn_param *conn_param)
 		ret = -EINVAL;
 		goto out;
 	}
-	if (iwqp->cm.cm_node) {
+	if (irdma_qp_cm(iwqp)->cm_node) {
 		cm_core->ops->qp_put(iwqp);
 		ret = -EBUSY;
 		goto out;
@@ -4723,7 +4726,7 @@ int irdma_accept(struct iw_cm_id *cm_id, struct iw_cm_conn_param *conn_param)
 		goto err_close;
 	}
 	iwqp = cm_core->ops->qp_get(cm_core, conn_param->qpn);
-	if (!iwqp || iwqp->cm.cm_node) {
+	if (!iwqp || irdma_qp_cm(iwqp)->cm_node) {
 		ret = -EINVAL;
 		goto err_close;
 	}

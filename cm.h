@@ -451,7 +451,7 @@ struct irdma_cm_offload_info {
 
 /**
  * struct irdma_cm_hw_ops - what the CM needs from the hardware layer; the
- * semantics are in the comment at the top of cm.h
+ * semantics are in the comment at the top of this header
  * @ah_create: create an ILQ address handle
  * @ah_destroy: destroy an ILQ address handle
  * @ilq_send: transmit one TCP segment on the ILQ
@@ -505,29 +505,31 @@ struct irdma_cm_route {
 	bool loopback;
 };
 
+#define IRDMA_CM_MAX_ADDRS	64
+
 /**
- * typedef irdma_cm_addr_fn - called for each local address
- * @core: the CM instance
- * @ipv4: address family
+ * struct irdma_cm_addr - a local address
  * @addr: the address, host order, IPv4 in [0]
  * @vlan_id: VLAN id of the device holding it, or IRDMA_CM_NO_VLAN
- * @ctx: caller's context
  */
-typedef void (*irdma_cm_addr_fn)(struct irdma_cm_core *core, bool ipv4,
-				 const u32 *addr, u16 vlan_id, void *ctx);
+struct irdma_cm_addr {
+	u32 addr[4];
+	u16 vlan_id;
+};
 
 /**
  * struct irdma_cm_net_ops - network lookups of the CM (process context)
  * @route: resolve next hop, VLAN and loopback for an active open; 0 or
  *	-errno (-ENETUNREACH, -EHOSTUNREACH)
- * @for_each_addr: call @fn for each local address of @ipv4's family on the
- *	device's netdev and its VLAN uppers
+ * @get_addrs: fill @addrs (room for @max) with the local addresses of
+ *	@ipv4's family on the device's netdev and its VLAN uppers; return
+ *	how many
  * @mtu: MTU of the egress device for @vlan_id
  */
 struct irdma_cm_net_ops {
 	int (*route)(struct irdma_cm_core *core, struct irdma_cm_route *rt);
-	void (*for_each_addr)(struct irdma_cm_core *core, bool ipv4,
-			      irdma_cm_addr_fn fn, void *ctx);
+	int (*get_addrs)(struct irdma_cm_core *core, bool ipv4,
+			 struct irdma_cm_addr *addrs, int max);
 	u32 (*mtu)(struct irdma_cm_core *core, u16 vlan_id);
 };
 
@@ -693,7 +695,7 @@ struct irdma_cm_listener {
  * @hnode: entry in cm_core->nodes (hashed by 4-tuple)
  * @tmp: entry in a private list built by the *_list_prep helpers
  * @core: CM instance
- * @refcnt: references (see LIFETIMES in cm.h)
+ * @refcnt: references (see LIFETIMES above)
  * @state: protocol state; changed only by irdma_cm_set_state()
  * @hashed: the node is in cm_core->nodes
  * @active: we connect (else we accept)

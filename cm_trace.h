@@ -13,36 +13,39 @@
 
 #include "cm.h"
 
-#define IRDMA_CM_STATE_LIST			\
-	irdma_cm_state(IDLE)			\
-	irdma_cm_state(SYN_SENT)		\
-	irdma_cm_state(SYN_RCVD)		\
-	irdma_cm_state(ESTABLISHED)		\
-	irdma_cm_state(MPAREQ_SENT)		\
-	irdma_cm_state(MPAREQ_RCVD)		\
-	irdma_cm_state(OFFLOADED)		\
-	irdma_cm_state(MPAREJ_RCVD)		\
-	irdma_cm_state(FIN_WAIT1)		\
-	irdma_cm_state(FIN_WAIT2)		\
-	irdma_cm_state(CLOSE_WAIT)		\
-	irdma_cm_state(LAST_ACK)		\
-	irdma_cm_state(CLOSING)			\
-	irdma_cm_state(TIME_WAIT)		\
-	irdma_cm_state_end(CLOSED)
+TRACE_DEFINE_ENUM(IRDMA_CM_STATE_IDLE);
+TRACE_DEFINE_ENUM(IRDMA_CM_STATE_SYN_SENT);
+TRACE_DEFINE_ENUM(IRDMA_CM_STATE_SYN_RCVD);
+TRACE_DEFINE_ENUM(IRDMA_CM_STATE_ESTABLISHED);
+TRACE_DEFINE_ENUM(IRDMA_CM_STATE_MPAREQ_SENT);
+TRACE_DEFINE_ENUM(IRDMA_CM_STATE_MPAREQ_RCVD);
+TRACE_DEFINE_ENUM(IRDMA_CM_STATE_OFFLOADED);
+TRACE_DEFINE_ENUM(IRDMA_CM_STATE_MPAREJ_RCVD);
+TRACE_DEFINE_ENUM(IRDMA_CM_STATE_FIN_WAIT1);
+TRACE_DEFINE_ENUM(IRDMA_CM_STATE_FIN_WAIT2);
+TRACE_DEFINE_ENUM(IRDMA_CM_STATE_CLOSE_WAIT);
+TRACE_DEFINE_ENUM(IRDMA_CM_STATE_LAST_ACK);
+TRACE_DEFINE_ENUM(IRDMA_CM_STATE_CLOSING);
+TRACE_DEFINE_ENUM(IRDMA_CM_STATE_TIME_WAIT);
+TRACE_DEFINE_ENUM(IRDMA_CM_STATE_CLOSED);
 
-#undef irdma_cm_state
-#undef irdma_cm_state_end
-#define irdma_cm_state(x)	TRACE_DEFINE_ENUM(IRDMA_CM_STATE_##x);
-#define irdma_cm_state_end(x)	TRACE_DEFINE_ENUM(IRDMA_CM_STATE_##x);
-
-IRDMA_CM_STATE_LIST
-
-#undef irdma_cm_state
-#undef irdma_cm_state_end
-#define irdma_cm_state(x)	{ IRDMA_CM_STATE_##x, #x },
-#define irdma_cm_state_end(x)	{ IRDMA_CM_STATE_##x, #x }
-
-#define irdma_show_cm_state(x)	__print_symbolic(x, IRDMA_CM_STATE_LIST)
+#define irdma_show_cm_state(x)					\
+	__print_symbolic(x,					\
+		{ IRDMA_CM_STATE_IDLE, "IDLE" },				\
+		{ IRDMA_CM_STATE_SYN_SENT, "SYN_SENT" },				\
+		{ IRDMA_CM_STATE_SYN_RCVD, "SYN_RCVD" },				\
+		{ IRDMA_CM_STATE_ESTABLISHED, "ESTABLISHED" },				\
+		{ IRDMA_CM_STATE_MPAREQ_SENT, "MPAREQ_SENT" },				\
+		{ IRDMA_CM_STATE_MPAREQ_RCVD, "MPAREQ_RCVD" },				\
+		{ IRDMA_CM_STATE_OFFLOADED, "OFFLOADED" },				\
+		{ IRDMA_CM_STATE_MPAREJ_RCVD, "MPAREJ_RCVD" },				\
+		{ IRDMA_CM_STATE_FIN_WAIT1, "FIN_WAIT1" },				\
+		{ IRDMA_CM_STATE_FIN_WAIT2, "FIN_WAIT2" },				\
+		{ IRDMA_CM_STATE_CLOSE_WAIT, "CLOSE_WAIT" },				\
+		{ IRDMA_CM_STATE_LAST_ACK, "LAST_ACK" },				\
+		{ IRDMA_CM_STATE_CLOSING, "CLOSING" },				\
+		{ IRDMA_CM_STATE_TIME_WAIT, "TIME_WAIT" },				\
+		{ IRDMA_CM_STATE_CLOSED, "CLOSED" })
 
 TRACE_DEFINE_ENUM(IW_CM_EVENT_CONNECT_REQUEST);
 TRACE_DEFINE_ENUM(IW_CM_EVENT_CONNECT_REPLY);
@@ -59,44 +62,36 @@ TRACE_DEFINE_ENUM(IW_CM_EVENT_CLOSE);
 		{ IW_CM_EVENT_CLOSE, "CLOSE" })
 
 TRACE_EVENT(irdma_cm_state,
-	TP_PROTO(const struct irdma_cm_node *node, enum irdma_cm_state old,
-		 enum irdma_cm_state new),
-	TP_ARGS(node, old, new),
-	TP_STRUCT__entry(
-		__field(const void *, node)
-		__field(u16, loc_port)
-		__field(u16, rem_port)
-		__field(unsigned int, old)
-		__field(unsigned int, new)
-	),
-	TP_fast_assign(
-		__entry->node = node;
-		__entry->loc_port = node->loc_port;
-		__entry->rem_port = node->rem_port;
-		__entry->old = old;
-		__entry->new = new;
-	),
-	TP_printk("node=%p ports=%u->%u %s -> %s",
-		  __entry->node, __entry->loc_port, __entry->rem_port,
-		  irdma_show_cm_state(__entry->old),
-		  irdma_show_cm_state(__entry->new))
+	    TP_PROTO(const struct irdma_cm_node *node, enum irdma_cm_state old,
+		     enum irdma_cm_state new),
+	    TP_ARGS(node, old, new),
+	    TP_STRUCT__entry(__field(const void *, node)
+			     __field(u16, loc_port)
+			     __field(u16, rem_port)
+			     __field(unsigned int, old)
+			     __field(unsigned int, new)),
+	    TP_fast_assign(__entry->node = node;
+			   __entry->loc_port = node->loc_port;
+			   __entry->rem_port = node->rem_port;
+			   __entry->old = old;
+			   __entry->new = new;),
+	    TP_printk("node=%p ports=%u->%u %s -> %s",
+		      __entry->node, __entry->loc_port, __entry->rem_port,
+		      irdma_show_cm_state(__entry->old),
+		      irdma_show_cm_state(__entry->new))
 );
 
 TRACE_EVENT(irdma_cm_event,
-	TP_PROTO(const struct irdma_cm_node *node, int event, int status),
-	TP_ARGS(node, event, status),
-	TP_STRUCT__entry(
-		__field(const void *, node)
-		__field(int, event)
-		__field(int, status)
-	),
-	TP_fast_assign(
-		__entry->node = node;
-		__entry->event = event;
-		__entry->status = status;
-	),
-	TP_printk("node=%p %s status=%d", __entry->node,
-		  irdma_show_iw_event(__entry->event), __entry->status)
+	    TP_PROTO(const struct irdma_cm_node *node, int event, int status),
+	    TP_ARGS(node, event, status),
+	    TP_STRUCT__entry(__field(const void *, node)
+			     __field(int, event)
+			     __field(int, status)),
+	    TP_fast_assign(__entry->node = node;
+			   __entry->event = event;
+			   __entry->status = status;),
+	    TP_printk("node=%p %s status=%d", __entry->node,
+		      irdma_show_iw_event(__entry->event), __entry->status)
 );
 
 #endif /* _TRACE_IRDMA_CM_H */

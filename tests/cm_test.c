@@ -443,15 +443,19 @@ static int irdma_t_route(struct irdma_cm_core *core, struct irdma_cm_route *rt)
 	return 0;
 }
 
-static void irdma_t_for_each_addr(struct irdma_cm_core *core, bool ipv4,
-				  irdma_cm_addr_fn fn, void *ctx)
+static int irdma_t_get_addrs(struct irdma_cm_core *core, bool ipv4,
+			     struct irdma_cm_addr *addrs, int max)
 {
 	struct irdma_test_dev *d = irdma_t_dev(core);
-	int i;
+	int i, n = 0;
 
-	for (i = 0; i < d->naddr; i++)
-		if (d->addr_v4[i] == ipv4)
-			fn(core, ipv4, d->addr[i], d->addr_vlan[i], ctx);
+	for (i = 0; i < d->naddr && n < max; i++) {
+		if (d->addr_v4[i] != ipv4)
+			continue;
+		memcpy(addrs[n].addr, d->addr[i], 16);
+		addrs[n++].vlan_id = d->addr_vlan[i];
+	}
+	return n;
 }
 
 static u32 irdma_t_mtu(struct irdma_cm_core *core, u16 vlan_id)
@@ -461,7 +465,7 @@ static u32 irdma_t_mtu(struct irdma_cm_core *core, u16 vlan_id)
 
 static const struct irdma_cm_net_ops irdma_test_net_ops = {
 	.route = irdma_t_route,
-	.for_each_addr = irdma_t_for_each_addr,
+	.get_addrs = irdma_t_get_addrs,
 	.mtu = irdma_t_mtu,
 };
 
@@ -646,7 +650,7 @@ static void irdma_t_run(int ms)
 
 	for (t = 0; t < ms; t += 5) {
 		irdma_t_pump();
-		msleep(5);
+		usleep_range(5000, 6000);
 	}
 	irdma_t_pump();
 }
@@ -897,9 +901,9 @@ static struct irdma_cm_node *irdma_t_find_rem(int dev, u16 rem_port)
 	return NULL;
 }
 
-/* ======================================================================
+/*
  * Suite irdma_cm_wire: frame builders and parsers, no CM instance
- * ====================================================================== */
+ */
 
 static struct irdma_cm_node *irdma_t_node(struct kunit *test, bool ipv4)
 {
@@ -1475,9 +1479,9 @@ static struct kunit_suite irdma_cm_wire_suite = {
 	.test_cases = irdma_cm_wire_cases,
 };
 
-/* ======================================================================
+/*
  * Suite irdma_cm_conn: two CM instances over the in-memory wire
- * ====================================================================== */
+ */
 
 static void irdma_test_connect_accept_ipv4(struct kunit *test)
 {
