@@ -357,14 +357,13 @@ static void irdma_sim_cqp_complete(struct irdma_sim *sim,
 	bool err = cmd->major != 0;
 	__le64 cqe[IRDMA_CQE_WORDS];
 	struct irdma_sim_cq *ccq;
-	u8 op = cmd->op < IRDMA_CQP_OP_MAX ? cmd->op : 0;
 
 	lockdep_assert_held(&sim->lock);
 
-	sim->stats.wqes[op]++;
+	sim->stats.wqes[cmd->op]++;
 	sim->stats.wqes_total++;
 	if (err) {
-		sim->stats.errors[op]++;
+		sim->stats.errors[cmd->op]++;
 		sim->stats.errors_total++;
 		sim->regs.cqperrcodes =
 			FIELD_PREP(IRDMA_CQPERRCODES_MAJOR, cmd->major) |
@@ -377,7 +376,7 @@ static void irdma_sim_cqp_complete(struct irdma_sim *sim,
 			    (err ? IRDMA_CQPTAIL_ERR : 0);
 
 	ccq = irdma_sim_cq_get(sim, IRDMA_CCQ_ID);
-	if (!ccq)
+	if (!ccq || sim->dead)
 		return;
 	cqe[0] = 0;
 	cqe[1] = cpu_to_le64(cqp->comp_ctx);

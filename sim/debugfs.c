@@ -141,7 +141,7 @@ static int irdma_sim_cqp_show(struct seq_file *s, void *unused)
 		   st->wqes_total, st->errors_total, st->injected,
 		   st->doorbells, st->stalls, st->ccq_cqes);
 	seq_puts(s, "opcode                     wqes   errors\n");
-	for (op = 0; op < IRDMA_CQP_OP_MAX; op++)
+	for (op = 0; op < IRDMA_SIM_NUM_OPS; op++)
 		if (st->wqes[op] || st->errors[op])
 			seq_printf(s, "%#04x %-20s %8llu %8llu\n", op,
 				   irdma_sim_op_name(op), st->wqes[op],

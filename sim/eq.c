@@ -151,7 +151,8 @@ static void irdma_sim_ceq_post(struct irdma_sim *sim, struct irdma_sim_cq *cq)
  * @cqe: the four words; the valid bit of word 3 is set by this function
  * @solicited: the CQE satisfies an ARM_NEXT_SE request (solicited or error)
  *
- * Return: 0, or -ENOSPC when the CQ was full and the CQE was dropped.
+ * Return: 0, -ENOSPC when the CQ was full and the CQE was dropped,
+ * -ENODEV once the instance is being deleted.
  */
 int irdma_sim_cq_post(struct irdma_sim *sim, struct irdma_sim_cq *cq,
 		      const __le64 *cqe, bool solicited)
@@ -162,6 +163,8 @@ int irdma_sim_cq_post(struct irdma_sim *sim, struct irdma_sim_cq *cq,
 
 	lockdep_assert_held(&sim->lock);
 
+	if (sim->dead)
+		return -ENODEV;
 	head = FIELD_GET(IRDMA_CQ_SHADOW_QW0_CQEIDX,
 			 le64_to_cpu(READ_ONCE(cq->shadow[IRDMA_CQ_SHADOW_QW0])));
 	next = cq->tail + 1 == cq->size ? 0 : cq->tail + 1;
@@ -266,7 +269,8 @@ void irdma_sim_cq_ack(struct irdma_sim *sim, u32 id)
  * @ctx: QW0: QP completion context or CQ context
  * @qw1: QW1 without the valid bit: ids, AE code and source, states
  *
- * Return: 0, -ENOENT without an AEQ, -ENOSPC when the AEQ is full.
+ * Return: 0, -ENOENT without an AEQ, -ENOSPC when the AEQ is full,
+ * -ENODEV once the instance is being deleted.
  */
 int irdma_sim_aeq_post(struct irdma_sim *sim, u64 ctx, u64 qw1)
 {
@@ -275,6 +279,8 @@ int irdma_sim_aeq_post(struct irdma_sim *sim, u64 ctx, u64 qw1)
 
 	lockdep_assert_held(&sim->lock);
 
+	if (sim->dead)
+		return -ENODEV;
 	aeq = irdma_sim_aeq_get(sim);
 	if (!aeq || aeq->used >= aeq->size) {
 		sim->stats.aeqe_drops++;

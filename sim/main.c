@@ -58,9 +58,12 @@ static struct bus_type irdma_sim_bus = {
 static void irdma_sim_dev_release(struct device *dev)
 {
 	struct irdma_sim *sim = container_of(dev, struct irdma_sim, dev);
+	int left;
 
 	kfree(sim);
-	if (atomic_dec_and_test(&irdma_sim_nr_structs))
+	left = atomic_dec_return(&irdma_sim_nr_structs);
+	WARN_ON_ONCE(left < 0);
+	if (left <= 0)
 		wake_up(&irdma_sim_release_wq);
 }
 
@@ -631,7 +634,7 @@ static void __exit irdma_sim_exit(void)
 
 	ib_unregister_client(&irdma_sim_ib_client);
 	cancel_work_sync(&irdma_sim_del_work);
-	wait_event(irdma_sim_release_wq, !atomic_read(&irdma_sim_nr_structs));
+	wait_event(irdma_sim_release_wq, atomic_read(&irdma_sim_nr_structs) <= 0);
 	irdma_sim_debugfs_exit();
 	bus_unregister(&irdma_sim_bus);
 	ida_destroy(&irdma_sim_ida);

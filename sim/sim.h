@@ -68,6 +68,8 @@
 /* firmware version reported by QUERY_RDMA_FEATURES */
 #define IRDMA_SIM_FW_MAJOR		1
 #define IRDMA_SIM_FW_MINOR		0
+/* opcodes a 6-bit WQE opcode field can name (statistics) */
+#define IRDMA_SIM_NUM_OPS		64
 /* debugfs fail_opcode value meaning "no injection" */
 #define IRDMA_SIM_FAIL_NONE		U32_MAX
 /* TCP ports covered by the APBVT */
@@ -614,8 +616,8 @@ struct irdma_sim_knobs {
  * @apbvt_anomalies: APBVT adds of set ports or deletes of clear ports
  */
 struct irdma_sim_stats {
-	u64 wqes[IRDMA_CQP_OP_MAX];
-	u64 errors[IRDMA_CQP_OP_MAX];
+	u64 wqes[IRDMA_SIM_NUM_OPS];
+	u64 errors[IRDMA_SIM_NUM_OPS];
 	u64 wqes_total;
 	u64 errors_total;
 	u64 injected;
