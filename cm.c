@@ -933,7 +933,10 @@ static u8 *irdma_cm_get_sqbuf(u32 plen)
 static void irdma_free_retrans_entry(struct irdma_cm_node *cm_node)
 {
 	lockdep_assert_held(&cm_node->core->mutex);
-	if (del_timer(&cm_node->rexmit_timer))
+	/* sync: a running callback has queued its work (with its reference)
+	 * by the time this returns; nothing fires later
+	 */
+	if (del_timer_sync(&cm_node->rexmit_timer))
 		irdma_cm_node_put_nonlast(cm_node);
 	irdma_free_sqbuf(cm_node->tx.buf);
 	cm_node->tx.buf = NULL;
@@ -1002,7 +1005,7 @@ static void irdma_cm_arm_state_timer(struct irdma_cm_node *cm_node,
 static void irdma_cm_stop_state_timer(struct irdma_cm_node *cm_node)
 {
 	lockdep_assert_held(&cm_node->core->mutex);
-	if (del_timer(&cm_node->state_timer))
+	if (del_timer_sync(&cm_node->state_timer))
 		irdma_cm_node_put_nonlast(cm_node);
 	if (cm_node->iwqp)
 		irdma_qp_cm(cm_node->iwqp)->close_armed = false;

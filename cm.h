@@ -87,7 +87,15 @@
  *   modify is issued.  Completion is asynchronous: the AE
  *   LLP_CONNECTION_ESTABLISHED must be reported with
  *   irdma_cm_qp_established() (possibly from inside qp_offload).  The CM
- *   waits for it at most tun.rts_timeout.
+ *   waits for it at most tun.rts_timeout, then resets the QP.
+ *   info->lsmm stays valid until that AE is reported or qp_reset is
+ *   called; copy it into a registered buffer.  lsmm_len is 0 on the
+ *   active side and on a passive loopback connection (the MPA exchange
+ *   happened inside the CM; snd_nxt already counts the reply): no LSMM
+ *   WQE then, only the NOP and GEN_RTS_AE pair.  rtr is IRDMA_RTR_NONE
+ *   for MPA v1 connections: no RTR WQE.  Addresses in @info use the QP
+ *   context layout (IPv4 in [3]); everywhere else in this header IPv4
+ *   is in [0].
  * - qp_close(iwqp): graceful close of an offloaded QP (modify to CLOSING,
  *   the adapter sends FIN).
  * - qp_reset(iwqp): abortive close (modify to ERROR with RESETCON and
