@@ -4425,7 +4425,11 @@ static void irdma_cm_new_passive(struct irdma_cm_core *cm_core,
 		irdma_cm_reset_unknown(cm_core, seg, pkt);
 		return;
 	}
-	if (listener->pending >= listener->backlog || !pkt->smac_valid) {
+	if (!pkt->smac_valid) {
+		cm_core->stats.rx_dropped++;
+		goto out;
+	}
+	if (listener->pending >= listener->backlog) {
 		cm_core->stats.listen_overflows++;
 		cm_core->stats.rx_dropped++;
 		goto out;
@@ -4761,6 +4765,13 @@ int irdma_accept(struct iw_cm_id *cm_id, struct iw_cm_conn_param *conn_param)
 		cm_node->lsmm = kmemdup(cm_node->mpa_frame,
 					cm_node->mpa_frame_len, GFP_KERNEL);
 		ret = cm_node->lsmm ? 0 : -ENOMEM;
+		/* the offloaded connection keeps its port accelerated even
+		 * if the listener goes first
+		 */
+		if (!ret)
+			ret = cm_core->ops->apbvt(cm_core, cm_node->loc_port, true);
+		if (!ret)
+			cm_node->apbvt_set = true;
 	}
 	if (!ret)
 		ret = irdma_cm_init_tsa_conn(cm_node, cm_node->iwqp);

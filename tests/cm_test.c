@@ -2302,6 +2302,42 @@ static void irdma_test_loopback_connect_accept(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ao->snd_wnd, po->rcv_wnd);
 }
 
+static void irdma_test_loopback_ipv6(struct kunit *test)
+{
+	struct irdma_test_cmid *l = irdma_t_cmid(test, 0);
+	struct irdma_test_cmid *a = irdma_t_cmid(test, 0);
+	struct irdma_test_cmid *n = irdma_t_cmid(test, 0);
+
+	irdma_t_sin(&l->id.m_local_addr, false, irdma_t_v6_0, T_PORT_L);
+	KUNIT_ASSERT_EQ(test, irdma_create_listen(&l->id, 4), 0);
+	KUNIT_ASSERT_EQ(test, irdma_t_connect_to(a, 0, false, irdma_t_v6_0,
+						 irdma_t_v6_0, T_PORT_A, 10,
+						 NULL, 0, 8, 8), 0);
+	KUNIT_ASSERT_EQ(test, l->nev, 1);
+	KUNIT_ASSERT_EQ(test, irdma_t_accept(l, n, 11, NULL, 0, 8, 8), 0);
+	irdma_t_flush();
+	KUNIT_ASSERT_EQ(test, a->nev, 1);
+	KUNIT_EXPECT_EQ(test, a->ev[0].status, 0);
+	KUNIT_EXPECT_FALSE(test, irdma_t_tqp(0, 0)->off.ipv4);
+	KUNIT_EXPECT_EQ(test, irdma_t_tqp(0, 0)->off.snd_nxt,
+			irdma_t_tqp(0, 1)->off.rcv_nxt);
+	KUNIT_EXPECT_EQ(test, irdma_t_tqp(0, 1)->off.snd_nxt,
+			irdma_t_tqp(0, 0)->off.rcv_nxt);
+	KUNIT_EXPECT_EQ(test, irdma_tw->nlog, 0);
+}
+
+static void irdma_test_listener_gone_port_kept(struct kunit *test)
+{
+	struct irdma_test_cmid *l = irdma_t_listen(test, true, NULL, 4);
+	struct irdma_test_cmid *a = irdma_t_cmid(test, 0);
+
+	irdma_t_establish(test, l, a);
+	KUNIT_EXPECT_EQ(test, irdma_destroy_listen(&l->id), 0);
+	/* the offloaded passive connection still holds its port */
+	KUNIT_EXPECT_EQ(test, irdma_tw->dev[1].apbvt, 1);
+	KUNIT_EXPECT_EQ(test, l->refs, 0);
+}
+
 static void irdma_test_loopback_reject(struct kunit *test)
 {
 	struct irdma_test_cmid *l = irdma_t_cmid(test, 0);
@@ -2634,6 +2670,8 @@ static struct kunit_case irdma_cm_conn_cases[] = {
 	KUNIT_CASE(irdma_test_netdev_down_tears_down),
 	KUNIT_CASE(irdma_test_destroy_listener_resets_pending),
 	KUNIT_CASE(irdma_test_loopback_connect_accept),
+	KUNIT_CASE(irdma_test_loopback_ipv6),
+	KUNIT_CASE(irdma_test_listener_gone_port_kept),
 	KUNIT_CASE(irdma_test_loopback_reject),
 	KUNIT_CASE(irdma_test_loopback_no_listener),
 	KUNIT_CASE(irdma_test_vlan_priority_in_offload),
