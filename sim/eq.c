@@ -14,8 +14,12 @@
  * CEQE-mask bit open; the model implements one rule for every CQ: a CQ
  * produces a CEQE only while it is armed.  CQARM latches the request in
  * shadow area QW4: ARM_NEXT arms for the next CQE, ARM_NEXT_SE for the
- * next solicited or error CQE.  The CEQE is posted right after the CQE
- * that matches, and posting it disarms the CQ: one CEQE per arm request.
+ * next solicited or error CQE.  User space rings CQARM through the
+ * doorbell page, which is plain memory the model cannot watch, so a
+ * change of the shadow area's arm sequence number seen when a CQE is
+ * written counts as an arm request too (libirdma bumps it on every arm).
+ * The CEQE is posted right after the CQE that matches, and posting it
+ * disarms the CQ: one CEQE per arm request.
  * The CEQE-mask bit of CREATE_CQ is recorded (debugfs) but changes
  * nothing: an unarmed CQ, such as the CCQ during bring-up, is polled.
  *
@@ -145,6 +149,21 @@ static void irdma_sim_ceq_post(struct irdma_sim *sim, struct irdma_sim_cq *cq)
 }
 
 /**
+ * irdma_sim_cq_latch() - take over the arm request in a CQ's shadow area
+ * @cq: CQ
+ * @arm: shadow area QW4
+ */
+static void irdma_sim_cq_latch(struct irdma_sim_cq *cq, u64 arm)
+{
+	cq->arm_seq = FIELD_GET(IRDMA_CQ_SHADOW_ARM_SEQ_NUM, arm);
+	if (arm & IRDMA_CQ_SHADOW_ARM_NEXT)
+		cq->armed = IRDMA_SIM_ARM_ANY;
+	else if ((arm & IRDMA_CQ_SHADOW_ARM_NEXT_SE) &&
+		 cq->armed != IRDMA_SIM_ARM_ANY)
+		cq->armed = IRDMA_SIM_ARM_SOLICITED;
+}
+
+/**
  * irdma_sim_cq_post() - write a CQE
  * @sim: instance
  * @cq: live CQ
@@ -159,7 +178,7 @@ int irdma_sim_cq_post(struct irdma_sim *sim, struct irdma_sim_cq *cq,
 {
 	u32 head, next;
 	__le64 *slot;
-	u64 hdr;
+	u64 hdr, arm;
 
 	lockdep_assert_held(&sim->lock);
 
@@ -201,6 +220,13 @@ int irdma_sim_cq_post(struct irdma_sim *sim, struct irdma_sim_cq *cq,
 		cq->polarity ^= 1;
 	cq->cqes++;
 
+	/*
+	 * User space arms through the doorbell page, which the model cannot
+	 * watch: a new sequence number in the shadow area is an arm request.
+	 */
+	arm = le64_to_cpu(READ_ONCE(cq->shadow[IRDMA_CQ_SHADOW_ARM]));
+	if (FIELD_GET(IRDMA_CQ_SHADOW_ARM_SEQ_NUM, arm) != cq->arm_seq)
+		irdma_sim_cq_latch(cq, arm);
 	if (cq->armed == IRDMA_SIM_ARM_ANY ||
 	    (cq->armed == IRDMA_SIM_ARM_SOLICITED && solicited)) {
 		cq->armed = IRDMA_SIM_ARM_NONE;
@@ -229,12 +255,13 @@ void irdma_sim_cq_arm(struct irdma_sim *sim, u32 id)
 		return;
 	}
 	arm = le64_to_cpu(READ_ONCE(cq->shadow[IRDMA_CQ_SHADOW_ARM]));
-	cq->arm_seq = FIELD_GET(IRDMA_CQ_SHADOW_ARM_SEQ_NUM, arm);
-	if (arm & IRDMA_CQ_SHADOW_ARM_NEXT)
-		cq->armed = IRDMA_SIM_ARM_ANY;
-	else if ((arm & IRDMA_CQ_SHADOW_ARM_NEXT_SE) &&
-		 cq->armed != IRDMA_SIM_ARM_ANY)
-		cq->armed = IRDMA_SIM_ARM_SOLICITED;
+	/*
+	 * Every arm request carries a new sequence number; the same number
+	 * again is a request already taken (perhaps already fired, when a
+	 * CQE was written between the shadow update and this doorbell).
+	 */
+	if (FIELD_GET(IRDMA_CQ_SHADOW_ARM_SEQ_NUM, arm) != cq->arm_seq)
+		irdma_sim_cq_latch(cq, arm);
 }
 
 /**
@@ -454,6 +481,9 @@ void irdma_sim_op_create_cq(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 		kfree(cq);
 		return;
 	}
+	/* only a later change of the sequence number is an arm request */
+	cq->arm_seq = FIELD_GET(IRDMA_CQ_SHADOW_ARM_SEQ_NUM,
+				le64_to_cpu(READ_ONCE(cq->shadow[IRDMA_CQ_SHADOW_ARM])));
 	err = xa_insert(&sim->cqs, id, cq, GFP_KERNEL);
 	if (err) {
 		irdma_sim_qmem_fini(&cq->mem);

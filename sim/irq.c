@@ -22,6 +22,10 @@
  *   queue state, not a PBA bit).
  * - The interrupt is raised on the CPU that produced the event; vector
  *   affinity is not modelled.
+ * - With the drop_interrupts knob set, a firing is discarded: its causes
+ *   are consumed and the vector stays enabled, as if the message was lost
+ *   on the way; the events stay in their queues for the driver's polling
+ *   or the next interrupt.
  */
 
 #include <linux/bitfield.h>

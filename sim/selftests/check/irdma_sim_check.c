@@ -742,6 +742,27 @@ static bool chk_events(struct chk *c)
 	chk_wr(c, IRDMA_GEN2_CQACK, 0);
 	chk_wr(c, IRDMA_GEN2_CQACK, 0);	/* one too many: ignored */
 	chk_ccq_drain(c);
+	/* an arm without CQARM (user space's doorbell page): new seq number */
+	{
+		__le64 *sh = c->ccq_sh->va;
+		u64 arm = le64_to_cpu(sh[IRDMA_CQ_SHADOW_ARM]);
+
+		sh[IRDMA_CQ_SHADOW_ARM] = cpu_to_le64(IRDMA_CQ_SHADOW_ARM_NEXT |
+			FIELD_PREP(IRDMA_CQ_SHADOW_ARM_SEQ_NUM,
+				   FIELD_GET(IRDMA_CQ_SHADOW_ARM_SEQ_NUM, arm) + 1));
+	}
+	chk_expect(c, qw, false, "NOP");
+	CHECK(c, le64_to_cpu(READ_ONCE(ceq[2])) & IRDMA_CEQE_VALID,
+	      "CEQE after an arm seen by its sequence number");
+	chk_wr(c, IRDMA_GEN2_CQACK, 0);
+	chk_expect(c, qw, false, "NOP");
+	CHECK(c, !(le64_to_cpu(READ_ONCE(ceq[3])) & IRDMA_CEQE_VALID),
+	      "no CEQE once that arm fired");
+	chk_ccq_drain(c);
+	chk_wr(c, IRDMA_GEN2_DYN_CTL0 + 4 * c->sadev->vectors[1].idx,
+	       IRDMA_DYN_CTL_INTENA);
+	CHECK(c, chk_wait_irq(c, 1, 3), "third IRQ: %d",
+	      atomic_read(&c->irqs[1]));
 
 	/* CCQ overflow: CQEs dropped, AE CQ_OPERATION_ERROR; AEQ overflow */
 	chk_wr(c, IRDMA_GEN2_DYN_CTL0 + 4 * c->sadev->vectors[0].idx,
