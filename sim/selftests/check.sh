@@ -10,14 +10,27 @@
 # Exit: 0 pass, 1 fail, 4 skipped.
 
 set -u
+
+# load MODULE: modprobe, or insmod from IRDMA_KO_DIR (the debug kernel of
+# debug-kernel.sh has no /lib/modules for them)
+load() {
+	[ -z "$(awk -v m="$1" '$1 == m' /proc/modules)" ] || return 0
+	case "${IRDMA_KO_DIR:+set}:$1" in
+	set:irdma_sim) insmod "$IRDMA_KO_DIR/sim/irdma_sim.ko" ;;
+	set:irdma) insmod "$IRDMA_KO_DIR/irdma.ko" ;;
+	*) modprobe "$1" ;;
+	esac
+}
 here=$(cd "$(dirname "$0")" && pwd)
-ko=$here/check/irdma_sim_check.ko
+ko=${IRDMA_KO_DIR:+$IRDMA_KO_DIR/sim/selftests}
+ko=${ko:-$here}/check/irdma_sim_check.ko
 ret=0
 fail() { echo "FAIL: $*"; ret=1; }
 
 [ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 4; }
 [ -f "$ko" ] || { echo "SKIP: $ko not built"; exit 4; }
-modinfo irdma_sim >/dev/null 2>&1 || { echo "SKIP: irdma_sim not installed"; exit 4; }
+[ -n "${IRDMA_KO_DIR:-}" ] || modinfo irdma_sim >/dev/null 2>&1 ||
+	{ echo "SKIP: irdma_sim not installed"; exit 4; }
 
 cleanup() {
 	ip link del cva 2>/dev/null
@@ -28,7 +41,7 @@ trap cleanup EXIT
 mkdir -p /etc/modprobe.d
 echo "install irdma /bin/false" >/etc/modprobe.d/irdma-sim-check.conf
 rmmod irdma 2>/dev/null
-modprobe irdma_sim || exit 1
+load irdma_sim || exit 1
 ip link add cva type veth peer name cvb
 dmesg -C
 

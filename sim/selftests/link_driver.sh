@@ -10,6 +10,17 @@
 # Exit: 0 pass, 1 fail, 4 skipped.
 
 set -u
+
+# load MODULE: modprobe, or insmod from IRDMA_KO_DIR (the debug kernel of
+# debug-kernel.sh has no /lib/modules for them)
+load() {
+	[ -z "$(awk -v m="$1" '$1 == m' /proc/modules)" ] || return 0
+	case "${IRDMA_KO_DIR:+set}:$1" in
+	set:irdma_sim) insmod "$IRDMA_KO_DIR/sim/irdma_sim.ko" ;;
+	set:irdma) insmod "$IRDMA_KO_DIR/irdma.ko" ;;
+	*) modprobe "$1" ;;
+	esac
+}
 ret=0
 fail() { echo "FAIL: $*"; ret=1; }
 pass() { echo "ok: $*"; }
@@ -17,8 +28,10 @@ D=/sys/kernel/debug/irdma_sim
 
 [ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 4; }
 command -v rdma >/dev/null || { echo "SKIP: no rdma tool"; exit 4; }
-modinfo irdma_sim >/dev/null 2>&1 || { echo "SKIP: irdma_sim not installed"; exit 4; }
-modinfo irdma >/dev/null 2>&1 || { echo "SKIP: irdma not installed"; exit 4; }
+[ -n "${IRDMA_KO_DIR:-}" ] || modinfo irdma_sim >/dev/null 2>&1 ||
+	{ echo "SKIP: irdma_sim not installed"; exit 4; }
+[ -n "${IRDMA_KO_DIR:-}" ] || modinfo irdma >/dev/null 2>&1 ||
+	{ echo "SKIP: irdma not installed"; exit 4; }
 
 cleanup() {
 	for ns in a b; do ip netns del $ns 2>/dev/null; done
@@ -69,12 +82,14 @@ add() {
 }
 
 dmesg -C
-modprobe -r irdma irdma_sim 2>/dev/null
+rmmod irdma_sim 2>/dev/null
+rmmod irdma 2>/dev/null
 
-# creating a device loads irdma
+# creating a device loads irdma (the debug kernel has no modprobe for it)
 setup a va
-modprobe irdma_sim
-add a va irdma0 && pass "bring-up in a netns, irdma loaded: $(lsmod | grep -c '^irdma ')"
+load irdma_sim
+[ -z "${IRDMA_KO_DIR:-}" ] || load irdma
+add a va irdma0 && pass "bring-up in a netns, irdma loaded: $(grep -c '^irdma ' /proc/modules)"
 for f in info regs cqp hmc queues objects irq stats; do
 	cat $D/irdma_sim*/$f >/dev/null || fail "debugfs $f"
 done
@@ -109,13 +124,14 @@ add a va irdma0
 add b vb irdma1
 rmmod irdma_sim || fail "rmmod irdma_sim"
 wait_gone "rmmod irdma_sim"
-lsmod | grep -q '^irdma ' || fail "irdma gone with irdma_sim"
+grep -q '^irdma ' /proc/modules || fail "irdma gone with irdma_sim"
 
 # irdma unloaded under a live instance: the instance goes too
-modprobe irdma_sim
+load irdma_sim
 add a va irdma0
 rmmod irdma || fail "rmmod irdma"
 wait_gone "rmmod irdma"
+[ -z "${IRDMA_KO_DIR:-}" ] || load irdma
 
 # 20 add/delete cycles
 for i in $(seq 20); do
