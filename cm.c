@@ -2051,6 +2051,27 @@ static void irdma_cm_mpa_v1_fallback(struct irdma_cm_node *cm_node)
 }
 
 /**
+ * irdma_cm_reset_seg() - answer one unacceptable segment with a reset,
+ * leaving the node as it is (RFC 793)
+ * @cm_node: node whose address handle carries the reset
+ * @seg: the segment
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_cm_reset_seg(struct irdma_cm_node *cm_node,
+			       const struct irdma_cm_seg *seg)
+{
+	u8 buf[IRDMA_CM_TCP_HDR_SIZE];
+	u32 len = irdma_form_uda_cm_frame(seg, buf);
+
+	if (!len || !cm_node->ah_valid || cm_node->loopback)
+		return;
+	cm_node->core->stats.resets_sent++;
+	cm_node->core->ops->ilq_send(cm_node->core, cm_node->ah_id, buf, len,
+				     len);
+}
+
+/**
  * irdma_handle_rst_pkt() - a RST for a node
  * @cm_node: node
  * @seg: the segment
@@ -2196,14 +2217,8 @@ static void irdma_handle_synack_pkt(struct irdma_cm_node *cm_node,
 		return;
 	}
 	if (seg->ack != cm_node->snd_nxt) {
-		u8 buf[IRDMA_CM_TCP_HDR_SIZE];
-		u32 len = irdma_form_uda_cm_frame(seg, buf);
-
 		cm_node->core->stats.rx_dropped++;
-		if (len && cm_node->ah_valid)
-			cm_node->core->ops->ilq_send(cm_node->core,
-						     cm_node->ah_id, buf, len,
-						     len);
+		irdma_cm_reset_seg(cm_node, seg);
 		return;
 	}
 	cm_node->rcv_nxt = seg->seq + 1;
@@ -2462,16 +2477,18 @@ static void irdma_handle_ack_pkt(struct irdma_cm_node *cm_node,
 	bool expect_mpa;
 	int ret;
 
+	if (cm_node->state == IRDMA_CM_STATE_SYN_SENT) {
+		/* RFC 793: no SYN yet; a bad ACK gets a reset, any is dropped */
+		cm_core->stats.rx_dropped++;
+		if (seg->ack != cm_node->snd_nxt)
+			irdma_cm_reset_seg(cm_node, seg);
+		return;
+	}
 	ret = irdma_check_seq(cm_node, seg);
 	if (ret) {
 		cm_core->stats.rx_dropped++;
 		if (ret == -EBADMSG && cm_node->state == IRDMA_CM_STATE_SYN_RCVD) {
-			u8 buf[IRDMA_CM_TCP_HDR_SIZE];
-			u32 rlen = irdma_form_uda_cm_frame(seg, buf);
-
-			if (rlen && cm_node->ah_valid)
-				cm_core->ops->ilq_send(cm_core, cm_node->ah_id,
-						       buf, rlen, rlen);
+			irdma_cm_reset_seg(cm_node, seg);
 			return;
 		}
 		if (cm_node->state != IRDMA_CM_STATE_SYN_RCVD)

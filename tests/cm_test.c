@@ -533,6 +533,15 @@ static struct irdma_test_cmid *irdma_t_cmid(struct kunit *test, int dev)
 	return c;
 }
 
+/* run one hand-made segment through a node (not inlined: keeps objtool's
+ * view of the test functions simple)
+ */
+static noinline void irdma_t_process(struct irdma_cm_node *cm,
+				     const struct irdma_cm_seg *s)
+{
+	irdma_process_pkt(cm, s);
+}
+
 /* ---- setup, pumping ----------------------------------------------------- */
 
 static const u32 irdma_t_v6_0[4] = { 0xfd000000, 0, 0, 1 };
@@ -1807,7 +1816,11 @@ static void irdma_test_backoff_doubles_and_caps(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, irdma_t_connect(test, a, NULL, 0), 0);
 	mutex_lock(&core->mutex);
 	cm = irdma_t_find(0, T_PORT_A);
-	KUNIT_ASSERT_NOT_NULL(test, cm);
+	if (!cm) {
+		mutex_unlock(&core->mutex);
+		KUNIT_FAIL(test, "no node");
+		return;
+	}
 	KUNIT_EXPECT_EQ(test, cm->tx.timeout, (unsigned long)HZ);
 	for (i = 0; i < 5; i++) {
 		cm->tx.deadline = jiffies - 1;
@@ -1884,7 +1897,11 @@ static void irdma_test_rst_syn_sent_needs_ack(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, irdma_t_connect(test, a, NULL, 0), 0);
 	mutex_lock(&core->mutex);
 	cm = irdma_t_find(0, T_PORT_A);
-	KUNIT_ASSERT_NOT_NULL(test, cm);
+	if (!cm) {
+		mutex_unlock(&core->mutex);
+		KUNIT_FAIL(test, "no node");
+		return;
+	}
 	irdma_cm_node_get(cm);
 	irdma_process_pkt(cm, &s);		/* no ACK: ignored */
 	KUNIT_EXPECT_EQ(test, cm->state, IRDMA_CM_STATE_SYN_SENT);
@@ -1899,6 +1916,44 @@ static void irdma_test_rst_syn_sent_needs_ack(struct kunit *test)
 	mutex_unlock(&core->mutex);
 	KUNIT_ASSERT_EQ(test, a->nev, 1);
 	KUNIT_EXPECT_EQ(test, a->ev[0].status, -ECONNREFUSED);
+}
+
+static void irdma_test_bad_acks_get_resets(struct kunit *test)
+{
+	struct irdma_test_cmid *a = irdma_t_cmid(test, 0);
+	struct irdma_cm_core *core = irdma_t_core(0);
+	struct irdma_cm_node *cm;
+	struct irdma_cm_seg s = { .flags = IRDMA_TCP_ACK };
+	u64 rsts;
+
+	irdma_tw->filter = irdma_t_drop_all;
+	KUNIT_ASSERT_EQ(test, irdma_t_connect(test, a, NULL, 0), 0);
+	mutex_lock(&core->mutex);
+	cm = irdma_t_find(0, T_PORT_A);
+	if (!cm) {
+		mutex_unlock(&core->mutex);
+		KUNIT_FAIL(test, "no node");
+		return;
+	}
+	irdma_cm_node_get(cm);
+	rsts = core->stats.resets_sent;
+	/* SYN_SENT: an ACK for something we never sent */
+	s.ack = cm->snd_nxt + 100;
+	s.seq = 77;
+	irdma_t_process(cm, &s);
+	KUNIT_EXPECT_EQ(test, core->stats.resets_sent, rsts + 1);
+	KUNIT_EXPECT_EQ(test, irdma_tw->log[irdma_tw->nlog - 1].flags,
+			IRDMA_TCP_RST);
+	KUNIT_EXPECT_EQ(test, irdma_tw->log[irdma_tw->nlog - 1].seq,
+			cm->snd_nxt + 100);
+	/* a SYN-ACK with the wrong ACK: reset, still SYN_SENT */
+	s.flags = IRDMA_TCP_SYN | IRDMA_TCP_ACK;
+	irdma_t_process(cm, &s);
+	KUNIT_EXPECT_EQ(test, core->stats.resets_sent, rsts + 2);
+	KUNIT_EXPECT_EQ(test, cm->state, IRDMA_CM_STATE_SYN_SENT);
+	irdma_rem_ref_cm_node(cm);
+	mutex_unlock(&core->mutex);
+	KUNIT_EXPECT_EQ(test, a->nev, 0);
 }
 
 static void irdma_test_out_of_window_data_dropped(struct kunit *test)
@@ -2062,7 +2117,11 @@ static void irdma_test_v2_reset_falls_back_to_v1(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, irdma_t_connect(test, a, NULL, 0), 0);
 	mutex_lock(&core->mutex);
 	cm = irdma_t_find(0, T_PORT_A);
-	KUNIT_ASSERT_NOT_NULL(test, cm);
+	if (!cm) {
+		mutex_unlock(&core->mutex);
+		KUNIT_FAIL(test, "no node");
+		return;
+	}
 	irdma_cm_node_get(cm);
 	old_iss = cm->iss;
 	/* a SYN-ACK, then a RST answering the v2 request */
@@ -2604,7 +2663,8 @@ static void irdma_test_duplicate_syn_resends_synack(struct kunit *test)
 	irdma_t_raw_send(&r, IRDMA_TCP_SYN, opts, sizeof(opts), NULL, 0);
 	s = irdma_t_raw_last();
 	KUNIT_EXPECT_EQ(test, s->flags, IRDMA_TCP_SYN | IRDMA_TCP_ACK);
-	KUNIT_EXPECT_EQ(test, irdma_t_core(1)->stats.rexmits, rex + 1);
+	/* resent now (the retransmit timer may add more under TCG) */
+	KUNIT_EXPECT_GE(test, irdma_t_core(1)->stats.rexmits, rex + 1);
 	KUNIT_EXPECT_EQ(test, irdma_t_core(1)->node_cnt, 1u);
 }
 
@@ -2650,6 +2710,7 @@ static struct kunit_case irdma_cm_conn_cases[] = {
 	KUNIT_CASE(irdma_test_no_listener_refused),
 	KUNIT_CASE(irdma_test_rst_validation),
 	KUNIT_CASE(irdma_test_rst_syn_sent_needs_ack),
+	KUNIT_CASE(irdma_test_bad_acks_get_resets),
 	KUNIT_CASE(irdma_test_out_of_window_data_dropped),
 	KUNIT_CASE(irdma_test_mpa_request_reassembled),
 	KUNIT_CASE(irdma_test_mpa_v1_peer),
