@@ -99,7 +99,8 @@ fi
 # --- in-tree build ---------------------------------------------------------------
 # A hard-linked copy of linux-source with Debian's config, our tree in
 # drivers/infiniband/hw/irdma, olddefconfig (checks our Kconfig), then the
-# directory built as part of the tree.  Cached by source version.
+# directory compiled as part of the tree (objects; linking modules would
+# need a built vmlinux).  Cached by source version.
 tree=$CACHE/intree-$(basename "$(dirname "$LINUX_SRC")")
 if [ ! -f "$tree/.prepared" ]; then
 	rm -rf "$tree"
@@ -113,7 +114,7 @@ if [ -f "$tree/.prepared" ]; then
 	dst=$tree/drivers/infiniband/hw/irdma
 	rm -rf "$dst"
 	mkdir -p "$dst"
-	git ls-files Kconfig Kbuild '*.c' '*.h' | grep -v '^tools/' |
+	git ls-files | grep -E '(^|/)(Kbuild|Kconfig)$|\.[ch]$' | grep -v '^tools/' |
 		while read -r f; do
 			mkdir -p "$dst/$(dirname "$f")"
 			cp "$f" "$dst/$f"
@@ -126,8 +127,9 @@ if [ -f "$tree/.prepared" ]; then
 	if make -C "$tree" olddefconfig >"$out/cfg" 2>&1 &&
 		grep -q '^CONFIG_IRDMA_SIM=m' "$cfg" &&
 		grep -q '^CONFIG_IRDMA_ICE=y' "$cfg" &&
-		make -C "$tree" -j"$(nproc)" M=drivers/infiniband/hw/irdma modules >"$out/intree" 2>&1 &&
-		[ -f "$dst/irdma.ko" ] && [ -f "$dst/sim/irdma_sim.ko" ]; then
+		make -C "$tree" -j"$(nproc)" W=1 drivers/infiniband/hw/irdma/ >"$out/intree" 2>&1 &&
+		! grep -qE 'warning:|error:' "$out/intree" &&
+		[ -f "$dst/irdma.o" ] && [ -f "$dst/sim/irdma_sim.o" ]; then
 		pass intree
 	else
 		grep -E 'error|warning' "$out/intree" "$out/cfg" 2>/dev/null | head -20
