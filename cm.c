@@ -3132,13 +3132,33 @@ static bool irdma_ipv6_is_lpb(const u32 *loc_addr, const u32 *rem_addr)
 }
 
 /**
+ * irdma_cm_egress_prio() - 802.1p priority a VLAN device gives a TOS
+ * @dev: egress device
+ * @tos: IP TOS of the connection
+ *
+ * The TOS maps to an skb priority (rt_tos2priority()), which the VLAN
+ * device's egress map turns into a PCP, as for the host stack's packets.
+ *
+ * Return: the priority (0 for a device without VLAN).
+ */
+static u8 irdma_cm_egress_prio(struct net_device *dev, u8 tos)
+{
+	if (!is_vlan_dev(dev))
+		return 0;
+	return (vlan_dev_get_egress_qos_mask(dev, rt_tos2priority(tos)) &
+		VLAN_PRIO_MASK) >> VLAN_PRIO_SHIFT;
+}
+
+/**
  * irdma_get_vlan_ipv4() - VLAN id of the device holding an IPv4 address
  * @net: namespace
  * @addr: address, host order
+ * @tos: TOS of the connection, for @prio
+ * @prio: set to the 802.1p priority for @tos, if not NULL
  *
  * Return: the VLAN id, or IRDMA_CM_NO_VLAN (also when no device has it).
  */
-static u16 irdma_get_vlan_ipv4(struct net *net, u32 addr)
+static u16 irdma_get_vlan_ipv4(struct net *net, u32 addr, u8 tos, u8 *prio)
 {
 	struct net_device *netdev;
 	u16 vlan_id = IRDMA_CM_NO_VLAN;
@@ -3147,23 +3167,27 @@ static u16 irdma_get_vlan_ipv4(struct net *net, u32 addr)
 	if (netdev) {
 		if (is_vlan_dev(netdev))
 			vlan_id = vlan_dev_vlan_id(netdev);
+		if (prio)
+			*prio = irdma_cm_egress_prio(netdev, tos);
 		dev_put(netdev);
 	}
 	return vlan_id;
 }
 
 /**
- * irdma_get_vlan_mac_ipv6() - VLAN id and MAC of the device holding an
- * IPv6 address
+ * irdma_get_vlan_mac_ipv6() - VLAN id, priority and MAC of the device
+ * holding an IPv6 address
  * @net: namespace
  * @addr: address, host-order words
  * @vlan_id: set to the VLAN id or IRDMA_CM_NO_VLAN
  * @mac: set to the device's MAC if not NULL
+ * @tos: traffic class of the connection, for @prio
+ * @prio: set to the 802.1p priority for @tos, if not NULL
  *
  * Context: process context (takes the RCU read lock).
  */
 static void irdma_get_vlan_mac_ipv6(struct net *net, const u32 *addr,
-				    u16 *vlan_id, u8 *mac)
+				    u16 *vlan_id, u8 *mac, u8 tos, u8 *prio)
 {
 	struct net_device *netdev;
 	struct in6_addr laddr6;
@@ -3178,9 +3202,25 @@ static void irdma_get_vlan_mac_ipv6(struct net *net, const u32 *addr,
 			*vlan_id = vlan_dev_vlan_id(netdev);
 		if (mac)
 			ether_addr_copy(mac, netdev->dev_addr);
+		if (prio)
+			*prio = irdma_cm_egress_prio(netdev, tos);
 		break;
 	}
 	rcu_read_unlock();
+}
+
+/**
+ * irdma_cm_ours() - is a netdev the device's or one of its VLANs
+ * @cm_core: CM instance
+ * @dev: netdev
+ *
+ * Return: true if @dev is the device's netdev or a VLAN on it.
+ */
+static bool irdma_cm_ours(struct irdma_cm_core *cm_core, struct net_device *dev)
+{
+	if (dev == cm_core->netdev)
+		return true;
+	return is_vlan_dev(dev) && vlan_dev_real_dev(dev) == cm_core->netdev;
 }
 
 /**
@@ -3212,6 +3252,10 @@ static int irdma_addr_resolve_neigh(struct irdma_cm_core *cm_core, u32 src_ip,
 		ether_addr_copy(mac, cm_core->netdev->dev_addr);
 		ip_rt_put(rt);
 		return 0;
+	}
+	if (!rt->dst.dev || !irdma_cm_ours(cm_core, rt->dst.dev)) {
+		ip_rt_put(rt);
+		return -ENETUNREACH;	/* leaves through another port */
 	}
 	neigh = dst_neigh_lookup(&rt->dst, &dst_be);
 	if (neigh) {
@@ -3286,6 +3330,10 @@ static int irdma_addr_resolve_neigh_ipv6(struct irdma_cm_core *cm_core,
 		dst_release(dst);
 		return 0;
 	}
+	if (!dst->dev || !irdma_cm_ours(cm_core, dst->dev)) {
+		dst_release(dst);
+		return -ENETUNREACH;	/* leaves through another port */
+	}
 	neigh = dst_neigh_lookup(dst, &dst6.sin6_addr);
 	if (neigh) {
 		if (neigh->nud_state & NUD_VALID) {
@@ -3316,7 +3364,8 @@ static int irdma_cm_kernel_route(struct irdma_cm_core *cm_core,
 
 	if (rt->ipv4) {
 		rt->loopback = irdma_ipv4_is_lpb(rt->loc_addr[0], rt->rem_addr[0]);
-		rt->vlan_id = irdma_get_vlan_ipv4(net, rt->loc_addr[0]);
+		rt->vlan_id = irdma_get_vlan_ipv4(net, rt->loc_addr[0], rt->tos,
+						  &rt->user_pri);
 		if (rt->loopback) {
 			ether_addr_copy(rt->nh_mac, cm_core->netdev->dev_addr);
 			return 0;
@@ -3325,7 +3374,8 @@ static int irdma_cm_kernel_route(struct irdma_cm_core *cm_core,
 					       rt->rem_addr[0], rt->nh_mac, &local);
 	} else {
 		rt->loopback = irdma_ipv6_is_lpb(rt->loc_addr, rt->rem_addr);
-		irdma_get_vlan_mac_ipv6(net, rt->loc_addr, &rt->vlan_id, NULL);
+		irdma_get_vlan_mac_ipv6(net, rt->loc_addr, &rt->vlan_id, NULL,
+					rt->tos, &rt->user_pri);
 		if (rt->loopback) {
 			ether_addr_copy(rt->nh_mac, cm_core->netdev->dev_addr);
 			return 0;
@@ -3336,20 +3386,6 @@ static int irdma_cm_kernel_route(struct irdma_cm_core *cm_core,
 	}
 	rt->loopback = local;
 	return ret;
-}
-
-/**
- * irdma_cm_ours() - is a netdev the device's or one of its VLANs
- * @cm_core: CM instance
- * @dev: netdev
- *
- * Return: true if @dev is the device's netdev or a VLAN on it.
- */
-static bool irdma_cm_ours(struct irdma_cm_core *cm_core, struct net_device *dev)
-{
-	if (dev == cm_core->netdev)
-		return true;
-	return is_vlan_dev(dev) && vlan_dev_real_dev(dev) == cm_core->netdev;
 }
 
 /**
@@ -4052,7 +4088,7 @@ static int irdma_create_cm_node(struct irdma_cm_core *cm_core,
 
 	info->vlan_id = rt->vlan_id;
 	info->tos = cm_id->tos_set ? cm_id->tos : 0;
-	info->user_pri = info->tos >> 5;	/* IP precedence */
+	info->user_pri = rt->user_pri;
 	ether_addr_copy(info->rem_mac, rt->nh_mac);
 
 	cm_node = irdma_find_node(cm_core, info->rem_port, info->rem_addr,
@@ -4643,6 +4679,7 @@ int irdma_connect(struct iw_cm_id *cm_id, struct iw_cm_conn_param *conn_param)
 		return -EINVAL;
 
 	rt.ipv4 = info.ipv4;
+	rt.tos = cm_id->tos_set ? cm_id->tos : 0;
 	memcpy(rt.loc_addr, info.loc_addr, sizeof(rt.loc_addr));
 	memcpy(rt.rem_addr, info.rem_addr, sizeof(rt.rem_addr));
 

@@ -500,16 +500,20 @@ struct irdma_cm_hw_ops {
  * @ipv4: address family (input)
  * @loc_addr: local address, host order, IPv4 in [0] (input)
  * @rem_addr: remote address (input)
+ * @tos: TOS / traffic class of the connection (input)
  * @nh_mac: next-hop MAC (output)
  * @vlan_id: VLAN id of the egress device or IRDMA_CM_NO_VLAN (output)
+ * @user_pri: 802.1p priority for @tos on that device (output)
  * @loopback: the remote address is local (output)
  */
 struct irdma_cm_route {
 	bool ipv4;
 	u32 loc_addr[4];
 	u32 rem_addr[4];
+	u8 tos;
 	u8 nh_mac[ETH_ALEN];
 	u16 vlan_id;
+	u8 user_pri;
 	bool loopback;
 };
 

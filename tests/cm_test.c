@@ -433,6 +433,7 @@ static int irdma_t_route(struct irdma_cm_core *core, struct irdma_cm_route *rt)
 	int to = irdma_t_dest(rt->rem_addr, rt->ipv4);
 
 	rt->vlan_id = d->route_vlan;
+	rt->user_pri = rt->tos >> 5;	/* a VLAN egress map of precedence */
 	rt->loopback = to == d->idx ||
 		       (rt->ipv4 && irdma_ipv4_is_lpb(rt->loc_addr[0], rt->rem_addr[0])) ||
 		       (!rt->ipv4 && irdma_ipv6_is_lpb(rt->loc_addr, rt->rem_addr));
@@ -602,13 +603,13 @@ static int irdma_cm_test_init(struct kunit *test)
 					d->iwdev))
 			return -ENOMEM;
 		d->iwdev->cm_core.net = &irdma_test_net_ops;
-		d->iwdev->cm_core.tun.rexmit_timeout = 2;
-		d->iwdev->cm_core.tun.rexmit_max_timeout = 8;
+		d->iwdev->cm_core.tun.rexmit_timeout = msecs_to_jiffies(20);
+		d->iwdev->cm_core.tun.rexmit_max_timeout = msecs_to_jiffies(40);
 		d->iwdev->cm_core.tun.max_rexmits = 5;
-		d->iwdev->cm_core.tun.time_wait = 2;
-		d->iwdev->cm_core.tun.rts_timeout = 25;
-		d->iwdev->cm_core.tun.fin_wait2_timeout = 25;
-		d->iwdev->cm_core.tun.mpa_timeout = 50;
+		d->iwdev->cm_core.tun.time_wait = msecs_to_jiffies(30);
+		d->iwdev->cm_core.tun.rts_timeout = msecs_to_jiffies(100);
+		d->iwdev->cm_core.tun.fin_wait2_timeout = msecs_to_jiffies(100);
+		d->iwdev->cm_core.tun.mpa_timeout = msecs_to_jiffies(200);
 		/* on only where tested: it turns a refusal into a retry */
 		d->iwdev->cm_core.tun.mpa_v1_fallback = false;
 	}
@@ -1255,7 +1256,7 @@ static void irdma_test_kernel_lpb_helpers(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, irdma_ipv6_is_lpb(v6a, v6a));
 	KUNIT_EXPECT_FALSE(test, irdma_ipv6_is_lpb(v6a, v6b));
 	/* no device holds 10.0.0.1 in the test kernel */
-	KUNIT_EXPECT_EQ(test, irdma_get_vlan_ipv4(&init_net, T_ADDR0),
+	KUNIT_EXPECT_EQ(test, irdma_get_vlan_ipv4(&init_net, T_ADDR0, 0, NULL),
 			IRDMA_CM_NO_VLAN);
 }
 
@@ -1623,7 +1624,7 @@ static void irdma_test_reject_rflag_then_fin(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, l->nev, 1);
 	n->id.provider_data = l->ev[0].provider_data;
 	KUNIT_ASSERT_EQ(test, irdma_reject(&n->id, "nope", 4), 0);
-	irdma_t_run(30);
+	irdma_t_run(100);
 	KUNIT_ASSERT_EQ(test, a->nev, 1);
 	KUNIT_EXPECT_EQ(test, a->ev[0].type, IW_CM_EVENT_CONNECT_REPLY);
 	KUNIT_EXPECT_EQ(test, a->ev[0].status, -ECONNREFUSED);
@@ -1660,7 +1661,7 @@ static void irdma_t_lossy_connect(struct kunit *test, int drop)
 	irdma_tw->filter = irdma_t_drop_n;
 	irdma_tw->fault_n = drop;
 	KUNIT_ASSERT_EQ(test, irdma_t_connect(test, a, "d", 1), 0);
-	irdma_t_run(60);
+	irdma_t_run(120);
 	KUNIT_ASSERT_EQ(test, l->nev, 1);
 	KUNIT_ASSERT_EQ(test, irdma_t_accept(l, n, 10, NULL, 0, 8, 8), 0);
 	irdma_t_run(20);
@@ -1723,7 +1724,7 @@ static void irdma_test_reordered_segments(struct kunit *test)
 	irdma_tw->filter = irdma_t_hold_n;
 	irdma_tw->fault_n = 2;
 	KUNIT_ASSERT_EQ(test, irdma_t_connect(test, a, "r", 1), 0);
-	irdma_t_run(60);
+	irdma_t_run(120);
 	KUNIT_ASSERT_EQ(test, l->nev, 1);
 	KUNIT_ASSERT_EQ(test, irdma_t_accept(l, n, 10, NULL, 0, 8, 8), 0);
 	irdma_t_run(20);
@@ -1738,13 +1739,23 @@ static enum irdma_test_fault irdma_t_corrupt_n(struct irdma_test_wire *w,
 	return n == w->fault_n ? T_CORRUPT : T_DELIVER;
 }
 
+/* corrupt the first segment from dev 0 that carries data: the MPA request */
+static enum irdma_test_fault irdma_t_corrupt_req(struct irdma_test_wire *w,
+						 int n,
+						 const struct irdma_test_seg *s)
+{
+	if (s->from != 0 || !s->datalen || w->fault_n < 0)
+		return T_DELIVER;
+	w->fault_n = -1;
+	return T_CORRUPT;
+}
+
 static void irdma_test_corrupted_mpa_key(struct kunit *test)
 {
 	struct irdma_test_cmid *l = irdma_t_listen(test, true, NULL, 4);
 	struct irdma_test_cmid *a = irdma_t_cmid(test, 0);
 
-	irdma_tw->filter = irdma_t_corrupt_n;
-	irdma_tw->fault_n = 2;			/* the MPA request */
+	irdma_tw->filter = irdma_t_corrupt_req;
 	irdma_tw->corrupt_off = 20 + 3;		/* a key byte */
 	KUNIT_ASSERT_EQ(test, irdma_t_connect(test, a, "c", 1), 0);
 	irdma_t_run(30);
@@ -1766,7 +1777,7 @@ static void irdma_test_corrupted_header_dropped(struct kunit *test)
 	irdma_tw->fault_n = 0;
 	irdma_tw->corrupt_off = IRDMA_TCP_OFF_DOFF;
 	KUNIT_ASSERT_EQ(test, irdma_t_connect(test, a, NULL, 0), 0);
-	irdma_t_run(40);
+	irdma_t_run(120);
 	KUNIT_ASSERT_EQ(test, l->nev, 1);
 	KUNIT_EXPECT_GE(test, irdma_t_core(1)->stats.rx_dropped, 1ull);
 	KUNIT_ASSERT_EQ(test, irdma_t_accept(l, n, 10, NULL, 0, 8, 8), 0);
@@ -1788,7 +1799,7 @@ static void irdma_test_connect_timeout(struct kunit *test)
 	irdma_t_listen(test, true, NULL, 4);
 	irdma_tw->filter = irdma_t_drop_all;
 	KUNIT_ASSERT_EQ(test, irdma_t_connect(test, a, NULL, 0), 0);
-	irdma_t_run(300);
+	irdma_t_run(600);
 	KUNIT_ASSERT_EQ(test, a->nev, 1);
 	KUNIT_EXPECT_EQ(test, a->ev[0].status, -ETIMEDOUT);
 	for (i = 0; i < irdma_tw->nlog; i++) {
@@ -2527,7 +2538,7 @@ static void irdma_test_close_timer_forces_close(struct kunit *test)
 	irdma_t_establish(test, l, a);
 	/* ULP disconnect: QP modified to CLOSING, no CLOSE_COMPLETE follows */
 	irdma_cm_disconn(&irdma_t_tqp(0, 0)->qp, 0, IRDMA_TCPS_FIN_WAIT_1);
-	irdma_t_run(40);
+	irdma_t_run(100);
 	KUNIT_ASSERT_EQ(test, a->nev, 2);
 	KUNIT_EXPECT_EQ(test, a->ev[1].type, IW_CM_EVENT_CLOSE);
 	KUNIT_EXPECT_EQ(test, irdma_t_tqp(0, 0)->resets, 1);
@@ -2559,7 +2570,7 @@ static void irdma_test_rts_timeout(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, irdma_t_connect(test, a, NULL, 0), 0);
 	irdma_t_pump();
 	KUNIT_ASSERT_EQ(test, irdma_t_accept(l, n, 10, NULL, 0, 8, 8), 0);
-	irdma_t_run(150);
+	irdma_t_run(300);
 	KUNIT_ASSERT_EQ(test, a->nev, 1);
 	KUNIT_EXPECT_EQ(test, a->ev[0].type, IW_CM_EVENT_CONNECT_REPLY);
 	KUNIT_EXPECT_EQ(test, a->ev[0].status, -ETIMEDOUT);
@@ -2688,7 +2699,7 @@ static void irdma_test_time_wait_released(struct kunit *test)
 	saw_tw = cm && cm->state == IRDMA_CM_STATE_TIME_WAIT;
 	mutex_unlock(&irdma_t_core(1)->mutex);
 	KUNIT_EXPECT_TRUE(test, saw_tw);
-	irdma_t_run(30);
+	irdma_t_run(100);
 	KUNIT_EXPECT_EQ(test, irdma_t_core(1)->node_cnt, 0u);
 }
 
