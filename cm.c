@@ -2937,8 +2937,9 @@ static void irdma_qp_disconnect(struct irdma_qp *iwqp, int status)
  * - FIN received (or a bad LLP close) in CLOSE_WAIT: DISCONNECT(0) to the
  *   ULP, graceful close of the QP (our FIN), close timer armed;
  * - our FIN sent by a modify to CLOSING (no AE): close timer armed;
- * - close complete, TIME_WAIT/CLOSED, reset, bad close, reset sent,
- *   terminate: CLOSE (-ECONNRESET for resets), flush, release;
+ * - close complete or TIME_WAIT/CLOSED: CLOSE(0), flush, release;
+ * - reset, bad close, reset sent: DISCONNECT and CLOSE(-ECONNRESET);
+ * - terminate and the other ("abnormal") AEs: QP reset, CLOSE(-ECONNRESET);
  * - an RTS AE not seen yet: the QP is reset and the connection fails.
  *
  * Context: cm_core->mutex held.
@@ -2949,7 +2950,7 @@ static void irdma_cm_disconn_true(struct irdma_qp *iwqp)
 	struct irdma_cm_core *cm_core;
 	u16 ae = irdma_qp_cm(iwqp)->last_ae;
 	u8 tcp = irdma_qp_cm(iwqp)->hw_tcp_state;
-	bool reset;
+	bool reset, graceful;
 
 	if (!cm_node || irdma_qp_cm(iwqp)->disconn_done)
 		return;
@@ -2992,11 +2993,12 @@ static void irdma_cm_disconn_true(struct irdma_qp *iwqp)
 		irdma_send_cm_event(cm_node, cm_node->cm_id,
 				    IW_CM_EVENT_DISCONNECT, -ECONNRESET);
 	}
-	if (!reset && ae != IRDMA_AE_LLP_CLOSE_COMPLETE &&
-	    tcp != IRDMA_TCPS_CLOSED && tcp != IRDMA_TCPS_TIME_WAIT)
+	graceful = ae == IRDMA_AE_LLP_CLOSE_COMPLETE ||
+		   tcp == IRDMA_TCPS_CLOSED || tcp == IRDMA_TCPS_TIME_WAIT;
+	if (!reset && !graceful)
 		cm_core->ops->qp_reset(iwqp);	/* terminate or abnormal AE */
 	irdma_cm_stop_state_timer(cm_node);
-	irdma_qp_disconnect(iwqp, reset ? -ECONNRESET : 0);
+	irdma_qp_disconnect(iwqp, reset || !graceful ? -ECONNRESET : 0);
 }
 
 /**
