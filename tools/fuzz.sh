@@ -16,7 +16,6 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-root=$(cd "$here/.." && pwd)
 fz=$here/fuzz
 out=$fz/out
 secs=600

@@ -37,12 +37,18 @@ done
 src=$("$here/linux-src.sh")
 ver=$(basename "$(dirname "$src")")
 ver=${ver#src-}
-hash=$(cat "$kconf" | sha256sum | cut -c1-12)
+hash=$(sha256sum <"$kconf" | cut -c1-12)
 base=$CACHE/kunit
 tree=$base/tree-$ver
 bdir=$base/build-$ver-$hash
 log=$base/log-$ver-$hash.txt
 mkdir -p "$base"
+# one run at a time per cache: the tree and build directory are shared
+exec 9>"$base/lock"
+if ! flock -w 3600 9; then
+	echo "FAIL: kunit.run: could not lock $base/lock"
+	exit 1
+fi
 
 if [ ! -f "$tree/.irdma-tree" ]; then
 	echo "kunit.sh: preparing kernel tree $tree" >&2
@@ -52,6 +58,7 @@ if [ ! -f "$tree/.irdma-tree" ]; then
 	# Descend into irdma/ for the test module even with IRDMA off.  The file
 	# is a hard link into the pristine source: replace it, never edit it.
 	mk=$tree.tmp/drivers/infiniband/hw/Makefile
+	# shellcheck disable=SC2016 # a literal $(...) in the Makefile
 	sed 's|^obj-$(CONFIG_INFINIBAND_IRDMA)[[:space:]]*+= irdma/|obj-y += irdma/|' \
 		"$mk" >"$mk.new"
 	rm -f "$mk"
