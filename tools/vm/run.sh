@@ -26,14 +26,17 @@
 #                      192.168.78.1/24 + fd78::1 (listen) or .2/fd78::2
 #                      (connect).  IRDMA_VM_PEER=listen|connect is set.
 #   --append ARGS      extra kernel command line (e.g. "loglevel=7")
+#   --kernel IMAGE     boot IMAGE instead of Debian's kernel: one with
+#                      virtio-pci, 9p over virtio and overlayfs built in
+#                      (a debug kernel); the guest then gets no module set
+#                      (no /lib/modules for it: load modules by path)
 #   --console-log FILE keep the raw console output in FILE as well
 #
 # Exit status: COMMAND's; 124 on timeout; 125 when the VM died without
 # reporting a status (kernel panic, failed boot) or could not start.
 #
 # Environment: KVER (default tools/kver.sh), CACHE (default
-# /var/cache/irdma), QEMU (default qemu-system-x86_64), VM_KERNEL (default:
-# tools/vm/kernel.sh, the uncompressed /boot/vmlinuz-$KVER).  In the guest the
+# /var/cache/irdma), QEMU (default qemu-system-x86_64).  In the guest the
 # command sees IRDMA_VM=1, REPO, KVER, CACHE, IRDMA_SIW_KO, IRDMA_VM_MODS,
 # IRDMA_VM_PEER.
 set -euo pipefail
@@ -50,7 +53,7 @@ usage() {
 	exit "${1:-2}"
 }
 
-timeout=900 mem=4096 smp='' peer='' append='' console_log=''
+timeout=900 mem=4096 smp='' peer='' append='' console_log='' kernel=''
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--timeout) timeout=${2:?}; shift 2 ;;
@@ -59,6 +62,7 @@ while [ $# -gt 0 ]; do
 	--peer-socket) peer=${2:?}; shift 2 ;;
 	--append) append=${2:?}; shift 2 ;;
 	--console-log) console_log=${2:?}; shift 2 ;;
+	--kernel) kernel=${2:?}; shift 2 ;;
 	-h | --help) usage 0 ;;
 	--) shift; break ;;
 	-*) echo "run.sh: unknown option $1" >&2; usage ;;
@@ -96,10 +100,16 @@ fi
 smp=${smp:-2}
 
 command -v "$QEMU" >/dev/null || { echo "run.sh: $QEMU not found (make deps)" >&2; exit 125; }
-kernel=${VM_KERNEL:-$("$here/kernel.sh")} || { echo "run.sh: no kernel image" >&2; exit 125; }
-initrd=$("$here/initramfs.sh") || { echo "run.sh: cannot build the initramfs" >&2; exit 125; }
 siw_ko=$("$repo/tools/siw.sh" --path)
-mods=$("$here/modules.sh") || { echo "run.sh: cannot prepare the guest's modules" >&2; exit 125; }
+if [ -n "$kernel" ]; then
+	[ -r "$kernel" ] || { echo "run.sh: cannot read $kernel" >&2; exit 125; }
+	initrd=$("$here/initramfs.sh" --no-modules) || { echo "run.sh: cannot build the initramfs" >&2; exit 125; }
+	mods=
+else
+	kernel=$("$here/kernel.sh") || { echo "run.sh: no kernel image" >&2; exit 125; }
+	initrd=$("$here/initramfs.sh") || { echo "run.sh: cannot build the initramfs" >&2; exit 125; }
+	mods=$("$here/modules.sh") || { echo "run.sh: cannot prepare the guest's modules" >&2; exit 125; }
+fi
 
 rundir=$(mktemp -d /tmp/irdma-vm.XXXXXX)
 chmod 755 "$rundir"
@@ -129,7 +139,8 @@ for p in "$repo" "$CACHE"; do
 	esac
 done
 
-cmdline="console=ttyS0,115200 quiet panic=-1 irdmavm_run=$rundir irdmavm_mods=$mods irdmavm_keep=$repo,$CACHE"
+cmdline="console=ttyS0,115200 quiet panic=-1 irdmavm_run=$rundir irdmavm_keep=$repo,$CACHE"
+[ -z "$mods" ] || cmdline+=" irdmavm_mods=$mods"
 [ -z "$peer_mode" ] || cmdline+=" irdmavm_peer=$peer_mode"
 [ "$interactive" = 0 ] || cmdline+=" irdmavm_tty=1"
 [ -z "$append" ] || cmdline+=" $append"
@@ -153,12 +164,18 @@ fi
 # shellcheck disable=SC2054
 qemu+=(-chardev stdio,id=con,signal=off -serial chardev:con -monitor none)
 log=${console_log:-$rundir/console.log}
+# In the background, so that a signal to this script is handled at once
+# (bash runs traps only after a foreground pipeline ends): the trap ends
+# QEMU.
 set +e
-timeout --foreground -k 10 "$timeout" "${qemu[@]}" </dev/null 2>&1 |
-	sed -u 's/\r$//' | tee "$log" | grep --line-buffered -Ev '@@IRDMA-VM-RC=|\] reboot: Power down$'
-st=("${PIPESTATUS[@]}")
+{
+	timeout --foreground -k 10 "$timeout" "${qemu[@]}" </dev/null 2>&1
+	echo $? >"$rundir/qemu.rc"
+} | sed -u 's/\r$//' | tee "$log" |
+	grep --line-buffered -Ev '@@IRDMA-VM-RC=|\] reboot: Power down$' &
+wait $!
 set -e
-qemu_rc=${st[0]}
+qemu_rc=$(cat "$rundir/qemu.rc" 2>/dev/null || echo 125)
 rc=$(sed -n 's/.*@@IRDMA-VM-RC=\([0-9]*\)@@.*/\1/p' "$log" | tail -n1)
 if [ "$qemu_rc" = 124 ] || [ "$qemu_rc" = 137 ]; then
 	echo "run.sh: timeout: the VM ran longer than $timeout s and was killed" >&2
