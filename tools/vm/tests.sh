@@ -20,7 +20,8 @@
 #
 # The VM is booted with slab_nomerge, so named slab caches stay apart for
 # the slab accounting of tools/tests/lib.sh.  VMTEST_APPEND adds kernel
-# parameters (e.g. VMTEST_APPEND=slub_debug=FZPU).
+# parameters (e.g. VMTEST_APPEND=slub_debug=FZPU).  VMTEST_DIR replaces
+# tools/tests/vm (a directory the guest sees: not under /tmp).
 #
 # Inside the VM the same script runs with --guest (IRDMA_VM=1 is set by
 # tools/vm/run.sh).
@@ -28,7 +29,7 @@ set -uo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-testdir=$repo/tools/tests/vm
+testdir=${VMTEST_DIR:-$repo/tools/tests/vm}
 default_timeout=300
 
 now() { echo "${EPOCHREALTIME/,/.}"; }
@@ -181,7 +182,15 @@ build_progs() {
 	rm -f "$out/.err"
 }
 
+vm_pid=
+# shellcheck disable=SC2317 # called by the trap
+host_stop() {
+	[ -z "$vm_pid" ] || kill "$vm_pid" 2>/dev/null
+	exit 130
+}
+
 host_main() {
+	trap host_stop INT TERM HUP
 	local patterns=() scripts=() s p t total=0 start
 	while [ $# -gt 0 ]; do
 		case "$1" in
@@ -218,21 +227,55 @@ host_main() {
 			total=$((total + t + 20))
 		done
 		current=
-		local done_list=() all_done=0
+		local done_list=() all_done=0 fifo cur_start=0 cur_limit=0 part='' st
 		echo "# vm-test: booting a VM for ${#todo[@]} script(s)"
-		while IFS= read -r line; do
+		fifo=$(mktemp -u /tmp/vm-tests.XXXXXX)
+		mkfifo "$fifo"
+		"$here/run.sh" --timeout "$total" --append "slab_nomerge ${VMTEST_APPEND:-}" -- \
+			env override_timeout="${override_timeout:-}" VMTEST_DIR="$testdir" "$here/tests.sh" --guest "${todo[@]}" \
+			>"$fifo" 2>&1 &
+		vm_pid=$!
+		exec {vm_out}<"$fifo"
+		rm -f "$fifo"
+		while :; do
+			st=0
+			IFS= read -r -t 5 -u "$vm_out" line || st=$?
+			if [ "$st" -ne 0 ]; then
+				if [ "$st" -le 128 ]; then # end of output
+					[ -z "$part$line" ] || echo "$part$line"
+					break
+				fi
+				part+=$line
+				# the guest enforces each script's limit; if the guest
+				# itself is stuck, stop the VM a minute after that
+				if [ -n "$current" ] && [ $((SECONDS - cur_start)) -gt $((cur_limit + 60)) ]; then
+					echo "# vm-test: $current: no end $((cur_limit + 60)) s after its start: stopping the VM"
+					kill "$vm_pid" 2>/dev/null
+				fi
+				continue
+			fi
+			line=$part$line
+			part=
 			echo "$line"
 			case "$line" in
-			"# vm-test: start "*) current=${line#\# vm-test: start }; current=${current%% *} ;;
+			"# vm-test: start "*)
+				current=${line#\# vm-test: start }
+				cur_limit=${current##*timeout }
+				cur_limit=${cur_limit%%s)*}
+				[[ "$cur_limit" =~ ^[0-9]+$ ]] || cur_limit=$default_timeout
+				current=${current%% *}
+				cur_start=$SECONDS
+				;;
 			"# vm-test: end "*) done_list+=("$current"); current= ;;
 			"# vm-test: all done") all_done=1 ;;
 			PASS:*) pass=$((pass + 1)) ;;
 			FAIL:*) fail=$((fail + 1)) ;;
 			SKIP:*) skip=$((skip + 1)) ;;
 			esac
-		done < <("$here/run.sh" --timeout "$total" \
-			--append "slab_nomerge ${VMTEST_APPEND:-}" -- \
-			env override_timeout="${override_timeout:-}" "$here/tests.sh" --guest "${todo[@]}" 2>&1)
+		done
+		exec {vm_out}<&-
+		wait "$vm_pid"
+		vm_pid=
 		[ "$all_done" = 1 ] && break
 		# the VM died or wedged: blame the running script, go on with a new VM
 		if [ -n "$current" ]; then
