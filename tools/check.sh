@@ -20,6 +20,9 @@
 # repo's modules (no stale irdma.ko is tested): the driver's scripts then
 # SKIP, the siw smoke test still runs.
 #
+# Time limits use "timeout --foreground": the stages stay in this process
+# group, so ^C reaches them; each stage passes SIGTERM on to its VMs.
+#
 # Exit status: 1 if anything failed.  Needs root (modules, QEMU, netns) and
 # "make deps" done.  CHECK_STAGES="build vm" runs only the stages named.
 set -uo pipefail
@@ -58,7 +61,7 @@ stage() {
 	echo "### stage $name: $*"
 	start=$(now)
 	fails_before=$(grep -c '^FAIL:' "$results")
-	timeout -k 30 "$limit" "$@" 2>&1 | collect
+	timeout --foreground -k 30 "$limit" "$@" 2>&1 | collect
 	rc=${PIPESTATUS[0]}
 	fails_after=$(grep -c '^FAIL:' "$results")
 	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
@@ -87,7 +90,7 @@ built=1
 if want build; then
 	echo "### stage build: make modules"
 	start=$(now)
-	if timeout -k 30 1200 make -C "$repo" modules 2>&1; then
+	if timeout --foreground -k 30 1200 make -C "$repo" modules 2>&1; then
 		result "PASS: build"
 	else
 		built=0
@@ -102,7 +105,7 @@ optional_stage fuzz 900 tools/fuzz.sh --smoke
 
 if want siw; then
 	echo "### stage siw: tools/siw.sh"
-	if out=$(timeout -k 30 600 "$repo/tools/siw.sh" 2>&1); then
+	if out=$(timeout --foreground -k 30 600 "$repo/tools/siw.sh" 2>&1); then
 		echo "$out"
 		result "PASS: siw-build"
 	else
