@@ -52,11 +52,19 @@
  *   irdma_cm_disconn(iwqp, IRDMA_AE_LLP_TERMINATE_RECEIVED or
  *   IRDMA_AE_TERMINATE_SENT, tcp_state).
  * - Address and link changes: from the inetaddr, inet6addr and netdevice
- *   notifiers (any context) call irdma_if_notify(); it follows addresses
- *   with the wildcard listeners and tears down connections of a removed
- *   address or a downed netdev.
- * - QP destroy (verbs.c), before freeing the QP: irdma_cm_qp_destroy(iwqp);
- *   the CM forgets the QP (drops its node link and reference).
+ *   notifiers (any context) call
+ *	irdma_if_notify(core, netdev, addr, ipv4, up);
+ *   with addr in host-order words (one word for IPv4, four for IPv6) for
+ *   NETDEV_UP/DOWN of an address, or addr NULL and up false for a link
+ *   going down (NETDEV_DOWN).  netdev is the port's netdev or a VLAN on
+ *   it (its VLAN id is used).  Wildcard listeners follow the addresses;
+ *   connections of a removed address or a downed link are torn down.
+ * - QP destroy (verbs.c), before waiting for the QP's references:
+ *   irdma_cm_qp_destroy(iwqp); the CM resets and forgets a connection still
+ *   bound to the QP and drops its QP references.  It takes cm_core->mutex:
+ *   process context, never from inside a hw op.
+ * - None of the other entry points above takes cm_core->mutex: they may be
+ *   called from inside hw ops, IRQ handlers or notifiers.
  *
  * THE HW OPS (struct irdma_cm_hw_ops; all called in process context with
  * cm_core->mutex held; all may sleep unless noted; all are mandatory)
@@ -95,7 +103,9 @@
  *   WQE then, only the NOP and GEN_RTS_AE pair.  rtr is IRDMA_RTR_NONE
  *   for MPA v1 connections: no RTR WQE.  Addresses in @info use the QP
  *   context layout (IPv4 in [3]); everywhere else in this header IPv4
- *   is in [0].
+ *   is in [0].  Before the call the CM has deleted its own
+ *   IRDMA_QHASH_TYPE_TCP_ESTABLISHED entry for the 4-tuple (the QP takes
+ *   the connection's frames from the RTS transition on).
  * - qp_close(iwqp): graceful close of an offloaded QP (modify to CLOSING,
  *   the adapter sends FIN).
  * - qp_reset(iwqp): abortive close (modify to ERROR with RESETCON and
@@ -113,9 +123,11 @@
  * LIFETIMES
  * Nodes and listeners are reference counted.  References are held by: the
  * node table entry (until the node is done), each queued work item and
- * each armed timer, the offloaded QP (iwqp->cm.cm_node), a loopback
- * partner, and the listener for each child node or child listener.  A
- * node's cm_id reference (cm_id->add_ref) is held while cm_id is set.
+ * each armed timer, the bound QP (iwqp->cm.cm_node), a loopback partner,
+ * a CONNECT_REQUEST not yet accepted or rejected (provider_data), and the
+ * listener for each child node or child listener.  A node's cm_id
+ * reference (cm_id->add_ref) is held while cm_id is set; its QP reference
+ * (hw_ops->qp_get/qp_ref) while it is bound to the QP.
  */
 #ifndef IRDMA_CM_H
 #define IRDMA_CM_H
