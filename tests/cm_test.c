@@ -2212,6 +2212,39 @@ static void irdma_test_accept_after_peer_reset(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, irdma_t_core(1)->node_cnt, 0u);
 }
 
+static void irdma_test_mpa_request_timeout(struct kunit *test)
+{
+	struct irdma_test_cmid *l = irdma_t_listen(test, true, NULL, 4);
+	struct irdma_t_raw r;
+
+	irdma_t_raw_handshake(test, &r);
+	KUNIT_EXPECT_EQ(test, irdma_t_core(1)->node_cnt, 1u);
+	/* the peer never sends its MPA request */
+	irdma_t_run(400);
+	KUNIT_EXPECT_TRUE(test, irdma_t_raw_last()->flags & IRDMA_TCP_RST);
+	KUNIT_EXPECT_EQ(test, irdma_t_core(1)->node_cnt, 0u);
+	KUNIT_EXPECT_EQ(test, l->nev, 0);
+}
+
+static void irdma_test_ipv6_address_follow(struct kunit *test)
+{
+	static const u32 v6n[4] = { 0xfd000000, 0, 0, 0x22 };
+	struct irdma_test_cmid *l = irdma_t_listen(test, false, NULL, 4);
+
+	KUNIT_EXPECT_EQ(test, l->refs, 1);
+	KUNIT_EXPECT_EQ(test, irdma_tw->dev[1].qhash_syn, 2);	/* v6 + v4 */
+	irdma_if_notify(irdma_t_core(1), NULL, v6n, false, true);
+	irdma_t_flush();
+	KUNIT_EXPECT_EQ(test, irdma_tw->dev[1].qhash_syn, 3);
+	irdma_if_notify(irdma_t_core(1), NULL, v6n, false, false);
+	irdma_t_flush();
+	KUNIT_EXPECT_EQ(test, irdma_tw->dev[1].qhash_syn, 2);
+	/* a link-up event changes nothing */
+	irdma_if_notify(irdma_t_core(1), NULL, NULL, false, true);
+	irdma_t_flush();
+	KUNIT_EXPECT_EQ(test, irdma_tw->dev[1].qhash_syn, 2);
+}
+
 static void irdma_test_listen_backlog(struct kunit *test)
 {
 	struct irdma_test_cmid *l = irdma_t_listen(test, true, NULL, 1);
@@ -2734,6 +2767,8 @@ static struct kunit_case irdma_cm_conn_cases[] = {
 	KUNIT_CASE(irdma_test_data_before_reply_resets),
 	KUNIT_CASE(irdma_test_accept_after_peer_reset),
 	KUNIT_CASE(irdma_test_duplicate_syn_resends_synack),
+	KUNIT_CASE(irdma_test_mpa_request_timeout),
+	KUNIT_CASE(irdma_test_ipv6_address_follow),
 	KUNIT_CASE(irdma_test_listen_backlog),
 	KUNIT_CASE(irdma_test_listen_qhash_apbvt),
 	KUNIT_CASE(irdma_test_wildcard_children),
