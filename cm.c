@@ -4837,6 +4837,11 @@ int irdma_accept(struct iw_cm_id *cm_id, struct iw_cm_conn_param *conn_param)
 		cm_node->close_reported = true;
 		if (!cm_node->loopback)
 			irdma_send_reset(cm_node);
+		if (peer && peer->state != IRDMA_CM_STATE_CLOSED) {
+			irdma_cm_node_get(peer);
+			irdma_active_open_err(peer, false, -ECONNRESET);
+			irdma_rem_ref_cm_node(peer);
+		}
 		irdma_cm_node_finish(cm_node);
 		goto out;
 	}
