@@ -166,8 +166,9 @@ guest_main() {
 
 # ----------------------------------------------------------------- host ---
 
+# build_progs: compile tools/tests/progs/*.c; returns the number of failures
 build_progs() {
-	local out=$repo/tools/tests/progs/build c bin
+	local out=$repo/tools/tests/progs/build c bin n=0
 	mkdir -p "$out"
 	for c in "$repo"/tools/tests/progs/*.c; do
 		[ -f "$c" ] || continue
@@ -177,9 +178,11 @@ build_progs() {
 			sed 's/^/# /' "$out/.err"
 			echo "FAIL: vm/progs: $(basename "$c") does not compile"
 			rm -f "$bin"
+			n=$((n + 1))
 		fi
 	done
 	rm -f "$out/.err"
+	return "$n"
 }
 
 vm_pid=
@@ -215,10 +218,9 @@ host_main() {
 		echo "SKIP: vm: no test scripts in tools/tests/vm${patterns[*]:+ matching ${patterns[*]}}"
 		return 0
 	fi
-	build_progs
-
 	local failed=0 pass=0 fail=0 skip=0 current='' line
 	start=$(now)
+	build_progs || fail=$((fail + $?))
 	local todo=("${scripts[@]}")
 	while [ "${#todo[@]}" -gt 0 ]; do
 		total=120 # boot and margin
