@@ -4509,6 +4509,26 @@ out:
 }
 
 /**
+ * irdma_cm_timewait_reuse() - may a SYN reopen a 4-tuple in TIME_WAIT
+ * @cm_node: node of the 4-tuple
+ * @seg: the segment
+ *
+ * As Linux does for sockets (RFC 1122 4.2.2.13): a pure SYN whose
+ * sequence number is beyond what the old incarnation used ends the
+ * TIME_WAIT of a passive node early, and the SYN opens a new connection.
+ *
+ * Return: true if @cm_node is to be ended and @seg handled as new.
+ */
+static bool irdma_cm_timewait_reuse(struct irdma_cm_node *cm_node,
+				    const struct irdma_cm_seg *seg)
+{
+	return cm_node->state == IRDMA_CM_STATE_TIME_WAIT && !cm_node->active &&
+	       (seg->flags & (IRDMA_TCP_SYN | IRDMA_TCP_ACK | IRDMA_TCP_RST |
+			      IRDMA_TCP_FIN)) == IRDMA_TCP_SYN &&
+	       irdma_seq_before(cm_node->rcv_nxt, seg->seq);
+}
+
+/**
  * irdma_cm_rx() - a received frame (IRDMA_CM_WORK_RX)
  * @cm_core: CM instance
  * @work: the frame's copy
@@ -4534,6 +4554,11 @@ static void irdma_cm_rx(struct irdma_cm_core *cm_core, struct irdma_cm_work *wor
 		  IRDMA_CM_NO_VLAN;
 	cm_node = irdma_find_node(cm_core, seg.sport, seg.saddr, seg.dport,
 				  seg.daddr, vlan_id);
+	if (cm_node && irdma_cm_timewait_reuse(cm_node, &seg)) {
+		irdma_cm_node_finish(cm_node);
+		irdma_rem_ref_cm_node(cm_node);
+		cm_node = NULL;
+	}
 	if (cm_node) {
 		irdma_process_pkt(cm_node, &seg);
 		irdma_rem_ref_cm_node(cm_node);

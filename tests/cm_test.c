@@ -2249,6 +2249,40 @@ static void irdma_test_ipv6_address_follow(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, irdma_tw->dev[1].qhash_syn, 2);
 }
 
+static void irdma_test_time_wait_syn_reopens(struct kunit *test)
+{
+	static const u8 opts[] = { 2, 4, 0x05, 0xb4, 3, 3, 2, 0 };
+	struct irdma_test_cmid *l = irdma_t_listen(test, true, NULL, 4);
+	struct irdma_test_cmid *n = irdma_t_cmid(test, 1);
+	struct irdma_test_seg *s;
+	struct irdma_cm_node *cm;
+	struct irdma_t_raw r;
+	u8 f[64];
+	u32 len;
+
+	irdma_t_core(1)->tun.time_wait = 10 * HZ;	/* stays for the test */
+	irdma_t_raw_handshake(test, &r);
+	len = irdma_t_mpa(f, true, 2, 0x50, true, 0x8008, 0xC008, NULL, 0);
+	irdma_t_raw_send(&r, IRDMA_TCP_ACK, NULL, 0, f, len);
+	KUNIT_ASSERT_EQ(test, l->nev, 1);
+	n->id.provider_data = l->ev[0].provider_data;
+	KUNIT_ASSERT_EQ(test, irdma_reject(&n->id, NULL, 0), 0);
+	s = irdma_t_raw_last();
+	KUNIT_ASSERT_TRUE(test, s->flags & IRDMA_TCP_FIN);
+	r.ack = s->seq + s->datalen + 1;
+	irdma_t_raw_send(&r, IRDMA_TCP_FIN | IRDMA_TCP_ACK, NULL, 0, NULL, 0);
+	cm = irdma_t_find_rem(1, r.port);
+	KUNIT_ASSERT_NOT_NULL(test, cm);
+	KUNIT_EXPECT_EQ(test, cm->state, IRDMA_CM_STATE_TIME_WAIT);
+	/* the same 4-tuple again, with a later ISN */
+	r.seq += 100000;
+	irdma_t_raw_send(&r, IRDMA_TCP_SYN, opts, sizeof(opts), NULL, 0);
+	s = irdma_t_raw_last();
+	KUNIT_EXPECT_EQ(test, s->flags, IRDMA_TCP_SYN | IRDMA_TCP_ACK);
+	KUNIT_EXPECT_EQ(test, s->ack, r.seq);
+	KUNIT_EXPECT_EQ(test, irdma_t_core(1)->node_cnt, 1u);
+}
+
 static void irdma_test_listen_backlog(struct kunit *test)
 {
 	struct irdma_test_cmid *l = irdma_t_listen(test, true, NULL, 1);
@@ -2795,6 +2829,7 @@ static struct kunit_case irdma_cm_conn_cases[] = {
 	KUNIT_CASE(irdma_test_duplicate_syn_resends_synack),
 	KUNIT_CASE(irdma_test_mpa_request_timeout),
 	KUNIT_CASE(irdma_test_ipv6_address_follow),
+	KUNIT_CASE(irdma_test_time_wait_syn_reopens),
 	KUNIT_CASE(irdma_test_listen_backlog),
 	KUNIT_CASE(irdma_test_listen_qhash_apbvt),
 	KUNIT_CASE(irdma_test_wildcard_children),
