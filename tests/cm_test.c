@@ -2705,6 +2705,39 @@ static void irdma_test_connect_bad_qp(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, l->nev, 0);
 }
 
+static void irdma_test_kernel_net_ops(struct kunit *test)
+{
+	struct irdma_cm_core *core = irdma_t_core(0);
+	const struct irdma_cm_net_ops *k = &irdma_cm_kernel_net_ops;
+	struct irdma_cm_route rt = { .ipv4 = true };
+	struct irdma_cm_addr *addrs;
+
+	/* the real lookups, in a test kernel with no configured interface */
+	rt.loc_addr[0] = 0x7f000001;
+	rt.rem_addr[0] = 0x7f000001;
+	KUNIT_EXPECT_EQ(test, k->route(core, &rt), 0);
+	KUNIT_EXPECT_TRUE(test, rt.loopback);
+	KUNIT_EXPECT_EQ(test, rt.vlan_id, IRDMA_CM_NO_VLAN);
+	memset(&rt, 0, sizeof(rt));
+	rt.ipv4 = true;
+	rt.loc_addr[0] = T_ADDR0;
+	rt.rem_addr[0] = T_ADDR1;
+	KUNIT_EXPECT_EQ(test, k->route(core, &rt), -ENETUNREACH);
+	memset(&rt, 0, sizeof(rt));
+	memcpy(rt.loc_addr, irdma_t_v6_0, 16);
+	memcpy(rt.rem_addr, irdma_t_v6_1, 16);
+	KUNIT_EXPECT_LT(test, k->route(core, &rt), 0);
+	addrs = kunit_kcalloc(test, IRDMA_CM_MAX_ADDRS, sizeof(*addrs),
+			      GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, addrs);
+	/* the fake port is not registered: it holds no address */
+	KUNIT_EXPECT_EQ(test, k->get_addrs(core, true, addrs,
+					   IRDMA_CM_MAX_ADDRS), 0);
+	KUNIT_EXPECT_EQ(test, k->get_addrs(core, false, addrs,
+					   IRDMA_CM_MAX_ADDRS), 0);
+	KUNIT_EXPECT_EQ(test, k->mtu(core, IRDMA_CM_NO_VLAN), 1500u);
+}
+
 static void irdma_test_unload_with_live_nodes(struct kunit *test)
 {
 	struct irdma_test_cmid *l = irdma_t_listen(test, true, NULL, 4);
@@ -2852,6 +2885,7 @@ static struct kunit_case irdma_cm_conn_cases[] = {
 	KUNIT_CASE(irdma_test_rts_timeout),
 	KUNIT_CASE(irdma_test_offload_failure),
 	KUNIT_CASE(irdma_test_connect_bad_qp),
+	KUNIT_CASE(irdma_test_kernel_net_ops),
 	KUNIT_CASE(irdma_test_unload_with_live_nodes),
 	KUNIT_CASE(irdma_test_qp_destroy_releases_node),
 	KUNIT_CASE(irdma_test_time_wait_released),
