@@ -1366,6 +1366,12 @@ static void irdma_nego_desc(const struct irdma_nego_case *c, char *desc)
 
 KUNIT_ARRAY_PARAM(irdma_nego, irdma_nego_cases, irdma_nego_desc);
 
+static const char *irdma_t_rtr_name(enum irdma_rtr_type rtr)
+{
+	return rtr == IRDMA_RTR_READ ? "read" :
+	       rtr == IRDMA_RTR_WRITE ? "write" : "none";
+}
+
 static void irdma_test_negotiation_table(struct kunit *test)
 {
 	const struct irdma_nego_case *c = test->param_value;
@@ -1411,8 +1417,11 @@ static void irdma_test_negotiation_table(struct kunit *test)
 		r->rtr = IRDMA_RTR_NONE;
 	KUNIT_EXPECT_EQ(test, ret, c->r_ret);
 	KUNIT_EXPECT_EQ(test, r->mpa_err, c->r_err);
-	if (ret)
+	if (ret) {
+		kunit_info(test, "table %s: responder refuses, MPA error 0x%02x\n",
+			   c->name, r->mpa_err);
 		return;
+	}
 	KUNIT_EXPECT_EQ(test, r->rtr, c->rtr);
 	KUNIT_EXPECT_EQ(test, r->ird, c->r_ird_end);
 	KUNIT_EXPECT_EQ(test, r->ord, c->r_ord_end);
@@ -1453,8 +1462,17 @@ static void irdma_test_negotiation_table(struct kunit *test)
 		i->rtr = IRDMA_RTR_NONE;
 	KUNIT_EXPECT_EQ(test, ret, c->i_ret);
 	KUNIT_EXPECT_EQ(test, i->mpa_err, c->i_err);
-	if (ret)
+	if (ret) {
+		kunit_info(test,
+			   "table %s: responder rtr=%s ird=%u ord=%u; initiator refuses, MPA error 0x%02x\n",
+			   c->name, irdma_t_rtr_name(r->rtr), r->ird, r->ord,
+			   i->mpa_err);
 		return;
+	}
+	kunit_info(test,
+		   "table %s: responder rtr=%s ird=%u ord=%u; initiator rtr=%s ird=%u ord=%u\n",
+		   c->name, irdma_t_rtr_name(r->rtr), r->ird, r->ord,
+		   irdma_t_rtr_name(i->rtr), i->ird, i->ord);
 	KUNIT_EXPECT_EQ(test, i->rtr, c->rtr);
 	KUNIT_EXPECT_EQ(test, i->ird, c->i_ird_end);
 	KUNIT_EXPECT_EQ(test, i->ord, c->i_ord_end);

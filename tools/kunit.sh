@@ -100,6 +100,8 @@ lines = open(log, errors='replace').read().splitlines()
 ts = re.compile(r'^\[\s*\d+\.\d+\]\s?')
 suite = None
 diag = []
+rows = []
+param_parent = None
 n = {'PASS': 0, 'FAIL': 0, 'SKIP': 0}
 bad = re.compile(r'(BUG:|WARNING:|possible circular locking|possible recursive locking|'
                  r'inconsistent lock state|DEBUG_LOCKS_WARN_ON|ODEBUG:|UBSAN:|'
@@ -119,7 +121,24 @@ for raw in lines:
        re.match(r'^\s+(Expected|but|which|\S+ == )', l):
         diag.append(l.strip().lstrip('# ').strip())
         continue
+    m = re.match(r'^        (not )?ok \d+ (\S+)', l)
+    if m and suite and param_parent is not None:
+        # a row of a parameterised case: reported under the case's name
+        rows.append((m.group(1), m.group(2)))
+        continue
+    m = re.match(r'^        # Subtest: (\S+)', l)
+    if m:
+        param_parent = m.group(1)
+        rows = []
+        continue
     m = re.match(r'^    (not )?ok \d+ (\S+)(\s+#\s*(SKIP)\s*(.*))?', l)
+    if m and rows:
+        for bad_row, row in rows:
+            print('%s: kunit.%s.%s.%s' % ('FAIL' if bad_row else 'PASS',
+                                          suite, m.group(2), row))
+        rows = []
+    if m:
+        param_parent = None
     if m and suite:
         case = m.group(2)
         if m.group(4):
@@ -133,6 +152,13 @@ for raw in lines:
             print('PASS: kunit.%s.%s' % (suite, case))
             n['PASS'] += 1
         diag = []
+table = [re.sub(r'^.*?: table ', '', ts.sub('', x)).strip()
+         for x in lines if 'irdma_test_negotiation_table: table ' in x]
+if table:
+    print('IRD/ORD/RTR negotiation (initiator -> responder), per row:',
+          file=sys.stderr)
+    for t in table:
+        print('  ' + t, file=sys.stderr)
 total = sum(n.values())
 if total == 0:
     print('FAIL: kunit.run: no test results (kunit.py exit %d, log %s)' % (rc, log))
