@@ -74,6 +74,9 @@ static struct irdma_qp_cm *irdma_qp_cm(struct irdma_qp *iwqp)
 	ibdev_err_ratelimited(irdma_cm_ibdev(core), "CM: " fmt, ##__VA_ARGS__)
 #endif /* !IRDMA_CM_WIRE_ONLY */
 
+/* largest ILQ frame taken (GEN_2 ILQ buffers are 1024 bytes) */
+#define IRDMA_CM_MAX_RX_LEN	4096
+
 /* byte offsets in a TCP header */
 #define IRDMA_TCP_OFF_SPORT	0
 #define IRDMA_TCP_OFF_DPORT	2
@@ -4588,8 +4591,7 @@ void irdma_receive_ilq(struct irdma_cm_core *cm_core,
 	u8 *copy;
 
 	if (!pkt->buf || pkt->len < IRDMA_ILQ_TCP_OFFSET + IRDMA_CM_TCP_HDR_SIZE ||
-	    pkt->len > IRDMA_ILQ_TCP_OFFSET + IRDMA_CM_TCP_MAX_HDR +
-		       IRDMA_MPA_MAX_FRAME + 1500)
+	    pkt->len > IRDMA_CM_MAX_RX_LEN)
 		return;
 	work = irdma_create_event(cm_core, IRDMA_CM_WORK_RX, NULL, GFP_ATOMIC);
 	if (!work)
