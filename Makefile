@@ -11,6 +11,7 @@
 #   make kunit      KUnit suites in a debug kernel (cached under CACHE)
 #   make fuzz       libFuzzer over the CM's MPA and TCP parsers
 #   make vmtest     the VM integration tests only
+#   make man        section 9 pages of every documented function
 #
 # The target kernel is the one linux-image-amd64 depends on, not the
 # running kernel: the build host is not the target.
@@ -28,7 +29,7 @@ KBUILD_ARGS := -C $(KDIR) M=$(CURDIR) IRDMA_OOT=1 \
 
 export CACHE KVER KDIR LINUX_SRC
 
-.PHONY: all modules install deps demo check static kunit fuzz vmtest siw clean
+.PHONY: all modules install deps demo check static kunit fuzz vmtest siw man clean
 
 all: modules
 
@@ -65,6 +66,15 @@ vmtest: modules
 
 siw:
 	$(TOOLS)/siw.sh
+
+man:
+	@test -d "$(LINUX_SRC)" || $(TOOLS)/linux-src.sh
+	rm -rf Documentation/man && mkdir -p Documentation/man
+	for f in $$(git ls-files '*.c' | grep -v -e '^tools/' -e '/selftests/'); do \
+		$(LINUX_SRC)/scripts/kernel-doc -man $$f | \
+			perl $(LINUX_SRC)/scripts/split-man.pl Documentation/man; \
+	done
+	@echo "$$(ls Documentation/man | wc -l) pages in Documentation/man"
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) IRDMA_OOT=1 clean
