@@ -95,16 +95,33 @@ struct chk {
 	int pass, fail;
 };
 
-#define CHECK(c, cond, fmt, ...)						\
-	do {								\
-		if (cond) {						\
-			(c)->pass++;					\
-		} else {						\
-			(c)->fail++;					\
-			pr_err("irdma_sim_check: FAIL line %d: " fmt "\n",	\
-			       __LINE__, ##__VA_ARGS__);		\
-		}							\
-	} while (0)
+/**
+ * chk_result() - count a check, report it when it failed
+ * @c: state
+ * @ok: outcome
+ * @line: source line of the check
+ * @fmt: printf format of the failure report
+ */
+static __printf(4, 5) void chk_result(struct chk *c, bool ok, int line,
+				      const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	if (ok) {
+		c->pass++;
+		return;
+	}
+	c->fail++;
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	pr_err("irdma_sim_check: FAIL line %d: %pV\n", line, &vaf);
+	va_end(args);
+}
+
+#define CHECK(c, cond, fmt, ...) \
+	chk_result(c, !!(cond), __LINE__, fmt, ##__VA_ARGS__)
 
 /**
  * chk_rd() - read a register
