@@ -41,10 +41,28 @@ static void irdma_cm_ip_to_hw(u32 dst[4], const u32 src[4], bool ipv4)
 }
 
 /**
+ * irdma_hw_ah_put_arp() - an AH no longer uses its ARP entry
+ * @rf: RDMA function
+ * @ah_id: AH index
+ */
+static void irdma_hw_ah_put_arp(struct irdma_pci_f *rf, u32 ah_id)
+{
+	void *v;
+
+	mutex_lock(&rf->tbl_lock);
+	v = xa_erase(&rf->ah_arp, ah_id);
+	if (v && !WARN_ON(!rf->arp[xa_to_value(v)].refcnt))
+		rf->arp[xa_to_value(v)].refcnt--;
+	mutex_unlock(&rf->tbl_lock);
+}
+
+/**
  * irdma_hw_ah_create() - create an ILQ address handle for a connection
  * @core: CM instance
- * @info: addresses, MACs, VLAN, TOS, ARP index
+ * @info: addresses, MACs, VLAN, TOS, ARP index (from irdma_hw_arp_index())
  * @ah_id: receives the AH index
+ *
+ * The AH holds a reference on its ARP entry until it is destroyed.
  *
  * Return: 0 or a negative errno.
  */
@@ -63,20 +81,35 @@ static int irdma_hw_ah_create(struct irdma_cm_core *core,
 	};
 	int id, ret;
 
+	if (info->arp_idx < 0 || info->arp_idx >= rf->max_arp)
+		return -EINVAL;
 	id = ida_alloc_range(&rf->ah_ida, 1, rf->max_ah - 1, GFP_KERNEL);
 	if (id < 0)
 		return id;
 	p.ah_id = id;
-	ether_addr_copy(p.mac, info->rem_mac);
+	/* the source MAC; the next hop's comes from the ARP entry */
+	ether_addr_copy(p.mac, info->loc_mac);
 	irdma_cm_ip_to_hw(p.dest_ip, info->rem_addr, info->ipv4);
 	irdma_cm_ip_to_hw(p.src_ip, info->loc_addr, info->ipv4);
+	/* the ARP entry stays while an AH uses it */
+	mutex_lock(&rf->tbl_lock);
+	ret = xa_insert(&rf->ah_arp, id, xa_mk_value(info->arp_idx), GFP_KERNEL);
+	if (!ret)
+		rf->arp[info->arp_idx].refcnt++;
+	mutex_unlock(&rf->tbl_lock);
+	if (ret)
+		goto err_free_id;
 	ret = irdma_cqp_ah(rf, &p, true);
-	if (ret) {
-		ida_free(&rf->ah_ida, id);
-		return ret;
-	}
+	if (ret)
+		goto err_put_arp;
 	*ah_id = id;
 	return 0;
+
+err_put_arp:
+	irdma_hw_ah_put_arp(rf, id);
+err_free_id:
+	ida_free(&rf->ah_ida, id);
+	return ret;
 }
 
 /**
@@ -89,9 +122,13 @@ static void irdma_hw_ah_destroy(struct irdma_cm_core *core, u32 ah_id)
 	struct irdma_pci_f *rf = irdma_cm_rf(core);
 	struct irdma_ah_params p = { .ah_id = ah_id };
 
-	if (irdma_cqp_ah(rf, &p, false))
+	if (irdma_cqp_ah(rf, &p, false)) {
+		/* the adapter still has it: keep the id and the ARP entry */
 		dev_warn_ratelimited(rf->dma_dev, "AH %u destroy failed\n",
 				     ah_id);
+		return;
+	}
+	irdma_hw_ah_put_arp(rf, ah_id);
 	ida_free(&rf->ah_ida, ah_id);
 }
 
@@ -212,49 +249,58 @@ out:
  * @ip: neighbour address, CM layout (IPv4 in [0])
  * @mac: its MAC
  *
- * An entry is found by address and reprogrammed if the MAC changed.
+ * An entry is found by address.  Its MAC is only reprogrammed while no
+ * address handle uses it: a segment from the wire (possibly spoofed)
+ * must not redirect live connections.  Entries no AH uses are reused
+ * when the table is full, so a flood of source addresses cannot exhaust
+ * it.
  *
+ * Context: cm_core->mutex held (calls are serialised per function).
  * Return: the index, or -ENOSPC / a CQP error.
  */
 static int irdma_hw_arp_index(struct irdma_cm_core *core, bool ipv4,
 			      const u32 *ip, const u8 *mac)
 {
 	struct irdma_pci_f *rf = irdma_cm_rf(core);
-	u32 hw_ip[4], i, free_idx = rf->max_arp;
+	u32 hw_ip[4], i, victim = rf->max_arp;
+	struct irdma_arp_entry *e;
 	int ret;
 
 	irdma_cm_ip_to_hw(hw_ip, ip, ipv4);
 	mutex_lock(&rf->tbl_lock);
 	for (i = 0; i < rf->max_arp; i++) {
-		struct irdma_arp_entry *e = &rf->arp[i];
-
-		if (!e->used) {
-			if (free_idx == rf->max_arp)
-				free_idx = i;
+		e = &rf->arp[i];
+		if (!e->used || e->ipv4 != ipv4 ||
+		    memcmp(e->ip, hw_ip, sizeof(hw_ip))) {
+			/* prefer a never-used slot, else an idle one */
+			if (!e->refcnt && (victim == rf->max_arp ||
+					   (!e->used && rf->arp[victim].used)))
+				victim = i;
 			continue;
 		}
-		if (e->ipv4 != ipv4 || memcmp(e->ip, hw_ip, sizeof(hw_ip)))
-			continue;
 		ret = i;
-		if (!ether_addr_equal(e->mac, mac)) {
-			ret = irdma_cqp_manage_arp(rf, i, mac, true);
-			if (!ret) {
-				ether_addr_copy(e->mac, mac);
-				ret = i;
-			}
+		if (ether_addr_equal(e->mac, mac))
+			goto out;
+		if (e->refcnt) {
+			dev_dbg_ratelimited(rf->dma_dev,
+					    "ARP entry %u in use: MAC kept\n", i);
+			goto out;
 		}
-		goto out;
+		victim = i;
+		break;
 	}
 	ret = -ENOSPC;
-	if (free_idx == rf->max_arp)
+	if (victim == rf->max_arp)
 		goto out;
-	ret = irdma_cqp_manage_arp(rf, free_idx, mac, true);
+	ret = irdma_cqp_manage_arp(rf, victim, mac, true);
 	if (ret)
 		goto out;
-	rf->arp[free_idx] = (struct irdma_arp_entry){ .ipv4 = ipv4, .used = true };
-	memcpy(rf->arp[free_idx].ip, hw_ip, sizeof(hw_ip));
-	ether_addr_copy(rf->arp[free_idx].mac, mac);
-	ret = free_idx;
+	e = &rf->arp[victim];
+	e->ipv4 = ipv4;
+	e->used = true;
+	memcpy(e->ip, hw_ip, sizeof(hw_ip));
+	ether_addr_copy(e->mac, mac);
+	ret = victim;
 out:
 	mutex_unlock(&rf->tbl_lock);
 	return ret;
@@ -332,6 +378,7 @@ int irdma_hw_tables_alloc(struct irdma_pci_f *rf)
 	mutex_init(&rf->tbl_lock);
 	INIT_LIST_HEAD(&rf->apbvt);
 	ida_init(&rf->ah_ida);
+	xa_init(&rf->ah_arp);
 	rf->max_arp = min_t(u32, rf->hmc.obj[IRDMA_HMC_ARP].cnt,
 			    FIELD_MAX(IRDMA_CQP_ARP_QW3_INDEX) + 1);
 	rf->arp = kcalloc(rf->max_arp, sizeof(*rf->arp), GFP_KERNEL);
@@ -362,5 +409,6 @@ void irdma_hw_tables_free(struct irdma_pci_f *rf)
 			irdma_cqp_manage_arp(rf, i, NULL, false);
 	kfree(rf->arp);
 	rf->arp = NULL;
+	xa_destroy(&rf->ah_arp);
 	ida_destroy(&rf->ah_ida);
 }

@@ -127,7 +127,7 @@ static void irdma_cqp_complete_slot(struct irdma_cqp *cqp, u32 slot,
  * Safe to call from the CEQ handler and from waiters polling as a
  * backstop: both serialise on cqp->lock.
  *
- * Context: process or softirq context.
+ * Context: process context (an IRQ thread or a waiter).
  */
 void irdma_ccq_process(struct irdma_pci_f *rf)
 {
@@ -272,17 +272,18 @@ static int irdma_cqp_poll_regs(struct irdma_pci_f *rf, u32 slot,
 /**
  * irdma_cqp_wait() - wait for a command's completion
  * @rf: RDMA function
+ * @mode: completion mode the command was posted in
  * @slot: SQ index of the command
  * @req: its request
  *
  * Return: 0 when completed, -ETIMEDOUT.
  */
-static int irdma_cqp_wait(struct irdma_pci_f *rf, u32 slot,
-			  struct irdma_cqp_request *req)
+static int irdma_cqp_wait(struct irdma_pci_f *rf, enum irdma_cqp_mode mode,
+			  u32 slot, struct irdma_cqp_request *req)
 {
 	unsigned long deadline = jiffies + msecs_to_jiffies(cqp_timeout_ms);
 
-	switch (rf->cqp.mode) {
+	switch (mode) {
 	case IRDMA_CQP_MODE_REGS:
 		return irdma_cqp_poll_regs(rf, slot, req);
 	case IRDMA_CQP_MODE_CCQ_POLL:
@@ -341,6 +342,7 @@ int irdma_cqp_exec(struct irdma_pci_f *rf, struct irdma_cqp_cmd *cmd)
 {
 	struct irdma_cqp *cqp = &rf->cqp;
 	struct irdma_cqp_request *req;
+	enum irdma_cqp_mode mode;
 	struct irdma_cqp_wqe *wqe;
 	unsigned long flags;
 	u64 hdr;
@@ -362,14 +364,16 @@ int irdma_cqp_exec(struct irdma_pci_f *rf, struct irdma_cqp_cmd *cmd)
 	init_completion(&req->done);
 	req->opcode = opcode;
 
-	if (cqp->mode == IRDMA_CQP_MODE_REGS)
+	/* one mode for the whole command: bring-up may switch it meanwhile */
+	mode = READ_ONCE(cqp->mode);
+	if (mode == IRDMA_CQP_MODE_REGS)
 		mutex_lock(&cqp->regs_mutex);
 
 	spin_lock_irqsave(&cqp->lock, flags);
 	while (irdma_cqp_ring_full(cqp)) {
 		cqp->stats.queue_full++;
 		spin_unlock_irqrestore(&cqp->lock, flags);
-		if (cqp->mode != IRDMA_CQP_MODE_EVENT)
+		if (mode != IRDMA_CQP_MODE_EVENT)
 			irdma_ccq_process(rf);
 		if (!wait_event_timeout(cqp->slot_wq,
 					!READ_ONCE(cqp->inflight) ||
@@ -403,8 +407,8 @@ int irdma_cqp_exec(struct irdma_pci_f *rf, struct irdma_cqp_cmd *cmd)
 	irdma_wr32(rf, IRDMA_REG_CQPDB, cqp->head);
 	spin_unlock_irqrestore(&cqp->lock, flags);
 
-	ret = irdma_cqp_wait(rf, slot, req);
-	if (cqp->mode == IRDMA_CQP_MODE_REGS)
+	ret = irdma_cqp_wait(rf, mode, slot, req);
+	if (mode == IRDMA_CQP_MODE_REGS)
 		mutex_unlock(&cqp->regs_mutex);
 	if (ret) {
 		spin_lock_irqsave(&cqp->lock, flags);
@@ -414,7 +418,7 @@ int irdma_cqp_exec(struct irdma_pci_f *rf, struct irdma_cqp_cmd *cmd)
 				    "CQP %s (slot %u) timed out after %u ms\n",
 				    irdma_cqp_op_name(opcode), slot,
 				    cqp_timeout_ms);
-		rf->reset_pending = true;
+		irdma_request_reset(rf);
 		irdma_cqp_req_put(req);
 		return ret;
 	}
@@ -574,9 +578,13 @@ void irdma_cqp_destroy(struct irdma_pci_f *rf)
 				break;
 			usleep_range(IRDMA_CQP_POLL_US, 2 * IRDMA_CQP_POLL_US);
 		}
-		if (status & IRDMA_CCQPSTATUS_DONE)
-			dev_err(rf->dma_dev, "control QP destroy timed out\n");
 		cqp->created = false;
+		if (status & IRDMA_CCQPSTATUS_DONE) {
+			/* it may still fetch from its ring */
+			irdma_dma_leak(rf, &cqp->sd_buf, -ETIMEDOUT);
+			irdma_dma_leak(rf, &cqp->ctx, -ETIMEDOUT);
+			irdma_dma_leak(rf, &cqp->sq, -ETIMEDOUT);
+		}
 	}
 	spin_lock_irqsave(&cqp->lock, flags);
 	for (i = 0; i < cqp->size; i++) {
@@ -874,6 +882,7 @@ static void irdma_cqp_sds_prepare(struct irdma_pci_f *rf,
 	dma_addr_t ovf_pa = rf->cqp.sd_buf.pa + slot * IRDMA_SD_OVERFLOW_BUF_SIZE;
 	u32 i;
 
+	lockdep_assert_held(&rf->cqp.lock);
 	if (b->n <= IRDMA_SDS_IN_WQE)
 		return;
 	for (i = IRDMA_SDS_IN_WQE; i < b->n; i++) {

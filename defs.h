@@ -474,26 +474,35 @@ enum irdma_hmc_obj {
 
 /**
  * irdma_fpm_query_word() - index of an object's word in the query buffer
- * @obj: HMC object type
+ * @obj: HMC object type (not APBVT, which the buffer does not describe)
  *
- * Return: word index.  Types up to ARP sit one word later than in the
- * commit buffer (the query buffer starts with the SD-space word).
+ * The query buffer starts with the SD-space word, so QP..ARP sit one word
+ * after their type number; MR..PBLE sit at their type number (the APBVT
+ * has no word); word 15 is the misc word, so RRF..OOISCFFL sit one word
+ * after their type number again.
+ *
+ * Return: word index.
  */
 static inline unsigned int irdma_fpm_query_word(enum irdma_hmc_obj obj)
 {
-	return obj <= IRDMA_HMC_ARP ? obj + 1 : obj;
+	return obj <= IRDMA_HMC_ARP || obj >= IRDMA_HMC_RRF ? obj + 1 : obj;
 }
 
 /**
  * irdma_fpm_commit_word() - index of an object's word in the commit buffer
  * @obj: HMC object type
  *
+ * Words follow the type numbers up to PBLE; word 15 is reserved, so
+ * RRF..OOISCFFL sit one word after their type number.
+ *
  * Return: word index.
  */
 static inline unsigned int irdma_fpm_commit_word(enum irdma_hmc_obj obj)
 {
-	return obj;
+	return obj >= IRDMA_HMC_RRF ? obj + 1 : obj;
 }
+
+static_assert(IRDMA_HMC_OOISCFFL + 1 == IRDMA_FPM_BUF_WORDS - 1);
 
 /* --- UPDATE_PE_SDS ------------------------------------------------------ */
 /* QW0/QW1: entry 0 command/data; QW4/QW5: entry 1; QW6/QW7: entry 2 */

@@ -69,6 +69,18 @@ static int irdma_check_db_bar(struct irdma_pci_f *rf)
 }
 
 /**
+ * irdma_hmc_has() - the adapter supports an HMC object type
+ * @hmc: HMC with limits read
+ * @t: object type
+ *
+ * Return: true if its maximum count is not zero.
+ */
+static bool irdma_hmc_has(const struct irdma_hmc *hmc, enum irdma_hmc_obj t)
+{
+	return hmc->obj[t].max_cnt;
+}
+
+/**
  * irdma_hmc_parse_query() - read limits from a QUERY_FPM_VAL buffer
  * @rf: RDMA function
  * @buf: the buffer
@@ -90,6 +102,11 @@ static int irdma_hmc_parse_query(struct irdma_pci_f *rf, const __le64 *buf)
 		u64 w;
 
 		if (t == IRDMA_HMC_RSVD)
+			continue;
+		/* GEN_1 describes neither multicast/AH nor the RRF..OOISC types */
+		if (rf->gen == IRDMA_GEN_1 &&
+		    (t == IRDMA_HMC_FSIMC || t == IRDMA_HMC_FSIAV ||
+		     t >= IRDMA_HMC_RRF))
 			continue;
 		if (t == IRDMA_HMC_APBVT) {
 			/* not described by the buffer: one 8 KiB object */
@@ -121,7 +138,11 @@ static int irdma_hmc_parse_query(struct irdma_pci_f *rf, const __le64 *buf)
 			o->size = 4;
 			break;
 		case IRDMA_HMC_RRFFL:
+			hmc->rrf_block = FIELD_GET(IRDMA_FPM_QUERY_BLOCK_SIZE, w);
+			o->size = 4;
+			break;
 		case IRDMA_HMC_OOISCFFL:
+			hmc->ooisc_block = FIELD_GET(IRDMA_FPM_QUERY_BLOCK_SIZE, w);
 			o->size = 4;
 			break;
 		case IRDMA_HMC_PBLE:
@@ -131,6 +152,14 @@ static int irdma_hmc_parse_query(struct irdma_pci_f *rf, const __le64 *buf)
 	}
 	misc = le64_to_cpu(buf[IRDMA_FPM_QUERY_MISC]);
 	hmc->max_ceqs = FIELD_GET(IRDMA_FPM_QUERY_MISC_MAX_CEQS, misc);
+	hmc->ht_mult = max_t(u32, FIELD_GET(IRDMA_FPM_QUERY_MISC_HTMULT, misc), 1);
+	hmc->timer_bucket = max_t(u32, FIELD_GET(IRDMA_FPM_QUERY_MISC_TIMER_BKT,
+						 misc), 1);
+	if ((irdma_hmc_has(hmc, IRDMA_HMC_RRF) && !hmc->rrf_block) ||
+	    (irdma_hmc_has(hmc, IRDMA_HMC_OOISC) && !hmc->ooisc_block)) {
+		dev_err(rf->dma_dev, "HMC free-list block size 0\n");
+		return -EIO;
+	}
 	if (!hmc->xf_block || !hmc->q1_block || !hmc->max_ceqs ||
 	    !hmc->max_sds || !hmc->obj[IRDMA_HMC_QP].max_cnt ||
 	    !hmc->obj[IRDMA_HMC_CQ].max_cnt) {
@@ -189,7 +218,8 @@ static int irdma_hmc_choose_counts(struct irdma_pci_f *rf)
 		o[IRDMA_HMC_MR].cnt = min(2 * qps, o[IRDMA_HMC_MR].max_cnt);
 		o[IRDMA_HMC_ARP].cnt = min(qps, o[IRDMA_HMC_ARP].max_cnt);
 		o[IRDMA_HMC_APBVT].cnt = 1;
-		o[IRDMA_HMC_HTE].cnt = min(roundup_pow_of_two(2 * qps),
+		o[IRDMA_HMC_HTE].cnt = min(roundup_pow_of_two(round_up(qps, 512) *
+							      hmc->ht_mult),
 					   o[IRDMA_HMC_HTE].max_cnt);
 		o[IRDMA_HMC_XF].cnt = min(4 * hmc->xf_block * qps,
 					  o[IRDMA_HMC_XF].max_cnt);
@@ -198,8 +228,22 @@ static int irdma_hmc_choose_counts(struct irdma_pci_f *rf)
 		o[IRDMA_HMC_Q1].cnt = min(2 * ird * qps, o[IRDMA_HMC_Q1].max_cnt);
 		o[IRDMA_HMC_Q1FL].cnt = min(o[IRDMA_HMC_Q1].cnt / hmc->q1_block,
 					    o[IRDMA_HMC_Q1FL].max_cnt);
-		o[IRDMA_HMC_TIMER].cnt = min(qps / 512 + 1,
+		o[IRDMA_HMC_TIMER].cnt = min((round_up(qps, 512) / 512 + 1) *
+					     hmc->timer_bucket,
 					     o[IRDMA_HMC_TIMER].max_cnt);
+		if (irdma_hmc_has(hmc, IRDMA_HMC_RRF)) {
+			o[IRDMA_HMC_RRF].cnt = min(32 * qps, o[IRDMA_HMC_RRF].max_cnt);
+			o[IRDMA_HMC_RRFFL].cnt = min(o[IRDMA_HMC_RRF].cnt /
+						     hmc->rrf_block,
+						     o[IRDMA_HMC_RRFFL].max_cnt);
+		}
+		if (irdma_hmc_has(hmc, IRDMA_HMC_OOISC)) {
+			o[IRDMA_HMC_OOISC].cnt = min(32 * qps,
+						     o[IRDMA_HMC_OOISC].max_cnt);
+			o[IRDMA_HMC_OOISCFFL].cnt = min(o[IRDMA_HMC_OOISC].cnt /
+							hmc->ooisc_block,
+							o[IRDMA_HMC_OOISCFFL].max_cnt);
+		}
 		o[IRDMA_HMC_FSIAV].cnt = min(qps, o[IRDMA_HMC_FSIAV].max_cnt);
 		o[IRDMA_HMC_HDR].cnt = min(qps, o[IRDMA_HMC_HDR].max_cnt);
 		o[IRDMA_HMC_PBLE].cnt = min(64 * qps, o[IRDMA_HMC_PBLE].max_cnt);
@@ -258,9 +302,13 @@ static int irdma_hmc_commit(struct irdma_pci_f *rf, struct irdma_dma_mem *buf)
 		if (cnt)
 			end = max(end, o->base + cnt * o->size);
 	}
-	hmc->sd_cnt = DIV_ROUND_UP(end, IRDMA_HMC_SD_SIZE);
-	if (!hmc->sd_cnt || hmc->sd_cnt > min_t(u32, hmc->max_sds,
-						IRDMA_MAX_SD_PER_FN)) {
+	/* bases are absolute FPM addresses: SD n covers [n, n + 1) x 2 MiB */
+	if (end <= (u64)hmc->first_sd * IRDMA_HMC_SD_SIZE) {
+		dev_err(rf->dma_dev, "HMC commit ends below the first SD\n");
+		return -EIO;
+	}
+	hmc->sd_cnt = DIV_ROUND_UP(end, IRDMA_HMC_SD_SIZE) - hmc->first_sd;
+	if (hmc->sd_cnt > min_t(u32, hmc->max_sds, IRDMA_MAX_SD_PER_FN)) {
 		dev_err(rf->dma_dev, "HMC commit needs %u SDs\n", hmc->sd_cnt);
 		return -EIO;
 	}
@@ -271,27 +319,32 @@ static int irdma_hmc_commit(struct irdma_pci_f *rf, struct irdma_dma_mem *buf)
  * irdma_hmc_free_sds() - unprogram and free the HMC backing pages
  * @rf: RDMA function
  *
+ * The adapter must stop using a page before it is freed: pages whose
+ * descriptors could not be cleared are leaked (and a reset requested).
  * Safe on a partially set up HMC.
  */
 static void irdma_hmc_free_sds(struct irdma_pci_f *rf)
 {
+	struct irdma_sd_entry e[IRDMA_SDS_PER_WQE_MAX];
 	struct irdma_hmc *hmc = &rf->hmc;
-	struct irdma_sd_entry *e;
-	u32 i, n = 0;
+	u32 i, n, first;
+	int ret;
 
 	if (!hmc->sd_pages)
 		return;
-	e = kcalloc(hmc->sd_cnt, sizeof(*e), GFP_KERNEL);
-	for (i = 0; e && i < hmc->sd_cnt; i++)
-		if (hmc->sd_pages[i].va)
-			e[n++] = (struct irdma_sd_entry){
-				.idx = hmc->first_sd + i, .valid = false };
-	/* the adapter must stop using a page before it is freed */
-	if (e && n && rf->cqp.created && irdma_cqp_update_sds(rf, e, n))
-		dev_warn(rf->dma_dev, "could not clear HMC SDs\n");
-	kfree(e);
-	for (i = 0; i < hmc->sd_cnt; i++)
-		irdma_dma_free(rf, &hmc->sd_pages[i]);
+	for (first = 0; first < hmc->sd_cnt; first += n) {
+		n = min_t(u32, hmc->sd_cnt - first, IRDMA_SDS_PER_WQE_MAX);
+		for (i = 0; i < n; i++)
+			e[i] = (struct irdma_sd_entry){
+				.idx = hmc->first_sd + first + i, .valid = false };
+		ret = rf->cqp.created ? irdma_cqp_update_sds(rf, e, n) : 0;
+		for (i = first; i < first + n; i++) {
+			if (ret)
+				irdma_dma_leak(rf, &hmc->sd_pages[i], ret);
+			else
+				irdma_dma_free(rf, &hmc->sd_pages[i]);
+		}
+	}
 	kfree(hmc->sd_pages);
 	hmc->sd_pages = NULL;
 }
@@ -362,7 +415,11 @@ static int irdma_hmc_setup(struct irdma_pci_f *rf)
 err_free_sds:
 	irdma_hmc_free_sds(rf);
 out_free_buf:
-	irdma_dma_free(rf, &buf);
+	/* a query or commit that never completed may still write the buffer */
+	if (ret == -ETIMEDOUT)
+		irdma_dma_leak(rf, &buf, ret);
+	else
+		irdma_dma_free(rf, &buf);
 	return ret;
 }
 
@@ -443,6 +500,9 @@ static int irdma_ccq_create(struct irdma_pci_f *rf)
 	if (ret) {
 		cqp->mode = IRDMA_CQP_MODE_REGS;
 		cqp->ccq_ready = false;
+		/* a timed-out create may still come to life */
+		if (ret == -ETIMEDOUT)
+			irdma_dma_leak(rf, &cqp->ccq.mem, ret);
 		irdma_dma_free(rf, &cqp->ccq.mem);
 	}
 	return ret;
@@ -456,16 +516,19 @@ static void irdma_ccq_destroy(struct irdma_pci_f *rf)
 {
 	struct irdma_cqp *cqp = &rf->cqp;
 	struct irdma_cq_params p;
+	int ret;
 
 	if (!cqp->ccq_ready)
 		return;
 	irdma_ccq_params(rf, &p);
 	/* its own completion cannot land in a queue being destroyed */
 	cqp->mode = IRDMA_CQP_MODE_REGS;
-	if (irdma_cqp_destroy_cq(rf, &p))
-		dev_warn(rf->dma_dev, "CCQ destroy failed\n");
+	ret = irdma_cqp_destroy_cq(rf, &p);
 	cqp->ccq_ready = false;
-	irdma_dma_free(rf, &cqp->ccq.mem);
+	if (ret)
+		irdma_dma_leak(rf, &cqp->ccq.mem, ret);
+	else
+		irdma_dma_free(rf, &cqp->ccq.mem);
 }
 
 /**
@@ -628,11 +691,12 @@ static irqreturn_t irdma_irq_handler(int irq, void *data)
 static irqreturn_t irdma_irq_thread(int irq, void *data)
 {
 	struct irdma_msix_vector *vec = data;
+	struct irdma_ceq *ceq = READ_ONCE(vec->ceq);
 	struct irdma_pci_f *rf = vec->rf;
 
-	if (vec->ceq && vec->ceq->created)
-		irdma_process_ceq(rf, vec->ceq);
-	if (vec->aeq && rf->aeq.created)
+	if (ceq && READ_ONCE(ceq->created))
+		irdma_process_ceq(rf, ceq);
+	if (vec->aeq && READ_ONCE(rf->aeq.created))
 		irdma_process_aeq(rf);
 	irdma_vector_enable(rf, vec);
 	return IRQ_HANDLED;
@@ -685,18 +749,16 @@ static void irdma_free_vector(struct irdma_pci_f *rf,
  * @rf: RDMA function
  * @id: CEQ id
  *
- * With at most one vector per CPU, vector 0 serves the AEQ and CEQ 0 and
- * vector n serves CEQ n; with more, vector 0 serves only the AEQ and
- * vector n serves CEQ n - 1.
+ * With vector 0 shared (at most one vector per CPU at probe), vector 0
+ * serves the AEQ and CEQ 0 and vector n serves CEQ n; otherwise vector 0
+ * serves only the AEQ and vector n serves CEQ n - 1.
  *
  * Return: the vector.
  */
 static struct irdma_msix_vector *irdma_ceq_vector(struct irdma_pci_f *rf,
 						  u32 id)
 {
-	bool shared = rf->num_vectors <= num_online_cpus();
-
-	return &rf->vectors[shared ? id : id + 1];
+	return &rf->vectors[rf->shared_vector0 ? id : id + 1];
 }
 
 /**
@@ -711,7 +773,7 @@ static int irdma_ceq_create(struct irdma_pci_f *rf, u32 id)
 	struct irdma_ceq *ceq = &rf->ceqs[id];
 	u32 size = clamp_t(u32, rf->max_cq, IRDMA_CEQ_MIN_SIZE,
 			   IRDMA_CEQ_MAX_COUNT);
-	int ret;
+	int ret, ret2;
 
 	ceq->id = id;
 	ceq->size = size;
@@ -737,8 +799,10 @@ static int irdma_ceq_create(struct irdma_pci_f *rf, u32 id)
 	return 0;
 
 err_destroy_ceq:
-	ceq->created = false;
-	irdma_cqp_destroy_ceq(rf, ceq);
+	WRITE_ONCE(ceq->created, false);
+	ret2 = irdma_cqp_destroy_ceq(rf, ceq);
+	if (ret2)
+		irdma_dma_leak(rf, &ceq->mem, ret2);
 err_free_ring:
 	irdma_dma_free(rf, &ceq->mem);
 	ceq->vec->ceq = NULL;
@@ -752,18 +816,23 @@ err_free_ring:
  */
 static void irdma_ceq_destroy(struct irdma_pci_f *rf, struct irdma_ceq *ceq)
 {
+	int ret;
+
 	if (!ceq->created)
 		return;
 	irdma_wr32_idx(rf, IRDMA_REG_CEQCTL0, ceq->id, 0);
+	/* the IRQ thread checks this before touching the ring */
+	WRITE_ONCE(ceq->created, false);
 	if (!ceq->vec->aeq)
 		irdma_free_vector(rf, ceq->vec);
 	else
 		synchronize_irq(ceq->vec->irq);
-	ceq->created = false;
-	if (irdma_cqp_destroy_ceq(rf, ceq))
-		dev_warn(rf->dma_dev, "CEQ %u destroy failed\n", ceq->id);
-	irdma_dma_free(rf, &ceq->mem);
-	ceq->vec->ceq = NULL;
+	ret = irdma_cqp_destroy_ceq(rf, ceq);
+	if (ret)
+		irdma_dma_leak(rf, &ceq->mem, ret);
+	else
+		irdma_dma_free(rf, &ceq->mem);
+	WRITE_ONCE(ceq->vec->ceq, NULL);
 }
 
 /**
@@ -792,6 +861,8 @@ static int irdma_setup_vectors(struct irdma_pci_f *rf,
 		rf->vectors[i].idx = info->vectors[i].idx;
 	}
 	rf->vectors[0].aeq = true;
+	/* decided once: CPU hotplug must not remap CEQs to vectors */
+	rf->shared_vector0 = rf->num_vectors <= num_online_cpus();
 	return 0;
 }
 
@@ -826,9 +897,8 @@ int irdma_ctrl_init_hw(struct irdma_pci_f *rf)
 	if (ret)
 		goto err_destroy_ccq;
 
-	nceq = rf->num_vectors <= num_online_cpus() ? rf->num_vectors :
-						      rf->num_vectors - 1;
-	nceq = clamp_t(u32, min(nceq, rf->hmc.max_ceqs), 1, rf->num_vectors);
+	nceq = rf->shared_vector0 ? rf->num_vectors : rf->num_vectors - 1;
+	nceq = clamp_t(u32, min(nceq, rf->hmc.max_ceqs), 1, nceq);
 	rf->ceqs = kcalloc(nceq, sizeof(*rf->ceqs), GFP_KERNEL);
 	rf->max_ceqs = nceq;
 	if (!rf->ceqs) {
@@ -889,7 +959,7 @@ static int irdma_aeq_create(struct irdma_pci_f *rf)
 {
 	struct irdma_aeq *aeq = &rf->aeq;
 	struct irdma_msix_vector *vec = &rf->vectors[0];
-	int ret;
+	int ret, ret2;
 
 	aeq->size = clamp_t(u32, 2 * rf->max_qp + rf->max_cq,
 			    IRDMA_AEQ_MIN_SIZE, IRDMA_AEQ_MAX_COUNT);
@@ -913,8 +983,10 @@ static int irdma_aeq_create(struct irdma_pci_f *rf)
 	return 0;
 
 err_destroy_aeq:
-	aeq->created = false;
-	irdma_cqp_destroy_aeq(rf, aeq);
+	WRITE_ONCE(aeq->created, false);
+	ret2 = irdma_cqp_destroy_aeq(rf, aeq);
+	if (ret2)
+		irdma_dma_leak(rf, &aeq->mem, ret2);
 err_free_ring:
 	irdma_dma_free(rf, &aeq->mem);
 	return ret;
@@ -927,15 +999,19 @@ err_free_ring:
 static void irdma_aeq_destroy(struct irdma_pci_f *rf)
 {
 	struct irdma_aeq *aeq = &rf->aeq;
+	int ret;
 
 	if (!aeq->created)
 		return;
 	irdma_wr32(rf, IRDMA_REG_AEQCTL, 0);
+	/* the IRQ thread checks this before touching the ring */
+	WRITE_ONCE(aeq->created, false);
 	synchronize_irq(rf->vectors[0].irq);
-	aeq->created = false;
-	if (irdma_cqp_destroy_aeq(rf, aeq))
-		dev_warn(rf->dma_dev, "AEQ destroy failed\n");
-	irdma_dma_free(rf, &aeq->mem);
+	ret = irdma_cqp_destroy_aeq(rf, aeq);
+	if (ret)
+		irdma_dma_leak(rf, &aeq->mem, ret);
+	else
+		irdma_dma_free(rf, &aeq->mem);
 }
 
 /**

@@ -183,8 +183,12 @@ int irdma_ilq_create(struct irdma_pci_f *rf)
 	return 0;
 
 err_destroy_cq:
-	ilq->cq_created = false;
-	irdma_cqp_destroy_cq(rf, &cq);
+	WRITE_ONCE(ilq->cq_created, false);
+	synchronize_irq(rf->ceqs[0].vec->irq);
+	if (irdma_cqp_destroy_cq(rf, &cq)) {
+		irdma_dma_leak(rf, &ilq->cq.mem, -EIO);
+		irdma_dma_leak(rf, &ilq->rx_bufs, -EIO);
+	}
 err_free_cq:
 	irdma_dma_free(rf, &ilq->cq.mem);
 err_free_tx:
@@ -209,23 +213,31 @@ void irdma_ilq_destroy(struct irdma_pci_f *rf)
 	struct irdma_cq_params cq;
 	unsigned long flags;
 
+	int qp_ret = 0, cq_ret = 0;
+
 	if (ilq->qp_created) {
 		spin_lock_irqsave(&ilq->lock, flags);
 		ilq->qp_created = false;
 		spin_unlock_irqrestore(&ilq->lock, flags);
 		irdma_ilq_qp_params(ilq, &qp);
-		if (irdma_cqp_qp_cmd(rf, IRDMA_CQP_OP_DESTROY_QP, &qp))
-			dev_warn(rf->dma_dev, "ILQ QP destroy failed\n");
+		qp_ret = irdma_cqp_qp_cmd(rf, IRDMA_CQP_OP_DESTROY_QP, &qp);
 	}
 	if (ilq->cq_created) {
-		ilq->cq_created = false;
+		WRITE_ONCE(ilq->cq_created, false);
 		/* no CQ processing may run past this point */
 		synchronize_irq(rf->ceqs[0].vec->irq);
 		irdma_ilq_cq_params(ilq, &cq);
-		if (irdma_cqp_destroy_cq(rf, &cq))
-			dev_warn(rf->dma_dev, "ILQ CQ destroy failed\n");
+		cq_ret = irdma_cqp_destroy_cq(rf, &cq);
 	}
+	/* what the adapter may still use is left to it */
+	if (cq_ret)
+		irdma_dma_leak(rf, &ilq->cq.mem, cq_ret);
 	irdma_dma_free(rf, &ilq->cq.mem);
+	if (qp_ret) {
+		irdma_dma_leak(rf, &ilq->tx_bufs, qp_ret);
+		irdma_dma_leak(rf, &ilq->rx_bufs, qp_ret);
+		irdma_dma_leak(rf, &ilq->qmem, qp_ret);
+	}
 	irdma_dma_free(rf, &ilq->tx_bufs);
 	irdma_dma_free(rf, &ilq->rx_bufs);
 	irdma_dma_free(rf, &ilq->qmem);
@@ -362,7 +374,7 @@ void irdma_ilq_process(struct irdma_pci_f *rf)
 	struct irdma_cqe *ring = cq->mem.va;
 	unsigned long flags;
 
-	if (!ilq->cq_created)
+	if (!READ_ONCE(ilq->cq_created))
 		return;
 	for (;;) {
 		struct irdma_cqe *cqe = &ring[cq->head], *ext = NULL;

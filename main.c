@@ -32,6 +32,7 @@ static DEFINE_SPINLOCK(irdma_functions_lock);
  * @work: work item on rf->wq
  * @rf: function it concerns
  * @netdev: the netdev (the port's or a VLAN on it); a reference is held
+ * @tracker: tracks that reference
  * @link: a link change (else an address change)
  * @ipv4: address family (address changes)
  * @addr: the address, host-order words, IPv4 in [0]
@@ -41,6 +42,7 @@ struct irdma_if_event {
 	struct work_struct work;
 	struct irdma_pci_f *rf;
 	struct net_device *netdev;
+	netdevice_tracker tracker;
 	bool link;
 	bool ipv4;
 	u32 addr[4];
@@ -80,20 +82,24 @@ int irdma_probe_function(const struct irdma_bus_info *info,
 	ret = irdma_rt_init_hw(rf);
 	if (ret)
 		goto err_ctrl_deinit;
+	/* listed first: link changes during registration are not lost */
+	spin_lock_irq(&irdma_functions_lock);
+	list_add(&rf->list, &irdma_functions);
+	spin_unlock_irq(&irdma_functions_lock);
 	ret = irdma_ib_register_device(rf);
 	if (ret)
-		goto err_rt_deinit;
-
-	spin_lock_bh(&irdma_functions_lock);
-	list_add(&rf->list, &irdma_functions);
-	spin_unlock_bh(&irdma_functions_lock);
+		goto err_unlist;
 	*rfp = rf;
 	dev_info(rf->dma_dev, "RDMA function up: %u QPs, %u CQs, %u CEQs, firmware %u.%u\n",
 		 rf->max_qp, rf->max_cq, rf->num_ceqs, rf->fw_major,
 		 rf->fw_minor);
 	return 0;
 
-err_rt_deinit:
+err_unlist:
+	spin_lock_irq(&irdma_functions_lock);
+	list_del(&rf->list);
+	spin_unlock_irq(&irdma_functions_lock);
+	flush_workqueue(rf->wq);
 	irdma_rt_deinit_hw(rf);
 err_ctrl_deinit:
 	irdma_ctrl_deinit_hw(rf);
@@ -118,9 +124,9 @@ err_free:
 void irdma_remove_function(struct irdma_pci_f *rf)
 {
 	/* no notifier queues work for @rf once it is off the list */
-	spin_lock_bh(&irdma_functions_lock);
+	spin_lock_irq(&irdma_functions_lock);
 	list_del(&rf->list);
-	spin_unlock_bh(&irdma_functions_lock);
+	spin_unlock_irq(&irdma_functions_lock);
 	flush_workqueue(rf->wq);
 
 	irdma_ib_unregister_device(rf);
@@ -152,7 +158,7 @@ static void irdma_if_event_work(struct work_struct *work)
 				ev->link ? NULL : ev->addr, ev->ipv4, ev->up);
 	}
 	mutex_unlock(&rf->iwdev_lock);
-	dev_put(ev->netdev);
+	netdev_put(ev->netdev, &ev->tracker);
 	kfree(ev);
 }
 
@@ -185,7 +191,7 @@ static void irdma_if_event_post(struct net_device *netdev,
 		INIT_WORK(&ev->work, irdma_if_event_work);
 		ev->rf = rf;
 		ev->netdev = netdev;
-		dev_hold(netdev);
+		netdev_hold(netdev, &ev->tracker, GFP_ATOMIC);
 		queue_work(rf->wq, &ev->work);
 	}
 	spin_unlock_irqrestore(&irdma_functions_lock, flags);

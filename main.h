@@ -43,6 +43,8 @@ const u32 *irdma_reg_table(enum irdma_gen gen);
 int irdma_dma_alloc(struct irdma_pci_f *rf, struct irdma_dma_mem *mem,
 		    size_t size, size_t align);
 void irdma_dma_free(struct irdma_pci_f *rf, struct irdma_dma_mem *mem);
+void irdma_dma_leak(struct irdma_pci_f *rf, struct irdma_dma_mem *mem, int err);
+void irdma_request_reset(struct irdma_pci_f *rf);
 const char *irdma_cqp_op_name(u8 opcode);
 void irdma_ip_to_words(__le64 *hi_word, __le64 *lo_word, const u32 ip[4],
 		       bool ipv4);

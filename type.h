@@ -15,6 +15,7 @@
 #include <linux/spinlock.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
+#include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
 
 #include "defs.h"
@@ -287,6 +288,10 @@ struct irdma_hmc_obj_info {
  * @sd_pages: backing page of each SD (2 MiB, direct)
  * @xf_block: XF free-list block size
  * @q1_block: Q1 free-list block size
+ * @rrf_block: RRF free-list block size
+ * @ooisc_block: OOISC free-list block size
+ * @ht_mult: hash-table entries per QP (power of two multiplier)
+ * @timer_bucket: timer objects per 512 QPs
  */
 struct irdma_hmc {
 	struct irdma_hmc_obj_info obj[IRDMA_HMC_OBJ_NUM];
@@ -297,6 +302,10 @@ struct irdma_hmc {
 	struct irdma_dma_mem *sd_pages;
 	u32 xf_block;
 	u32 q1_block;
+	u32 rrf_block;
+	u32 ooisc_block;
+	u32 ht_mult;
+	u32 timer_bucket;
 };
 
 /**
@@ -363,12 +372,14 @@ struct irdma_ilq {
  * @mac: MAC
  * @ipv4: IPv4 entry
  * @used: the entry is programmed
+ * @refcnt: address handles using the entry
  */
 struct irdma_arp_entry {
 	u32 ip[4];
 	u8 mac[ETH_ALEN];
 	bool ipv4;
 	bool used;
+	unsigned int refcnt;
 };
 
 /**
@@ -405,6 +416,7 @@ struct irdma_apbvt_entry {
  * @aeq: asynchronous event queue
  * @vectors: interrupt vectors
  * @num_vectors: entries in @vectors
+ * @shared_vector0: vector 0 serves CEQ 0 as well as the AEQ
  * @hmc: host memory cache
  * @fw_major: firmware major version
  * @fw_minor: firmware minor version
@@ -414,18 +426,23 @@ struct irdma_apbvt_entry {
  * @max_ah: AHs available
  * @max_pd: PDs available
  * @pd_ida: PD ids
- * @iwdev: the registered ib_device, or NULL once it is gone
+ * @iwdev: the registered ib_device, or NULL once it is gone (for event
+ *	delivery: received segments, notifier events)
  * @iwdev_lock: protects @iwdev against "rdma link delete" racing remove
+ * @reg_iwdev: the device as registered, with a reference held until
+ *	remove (for the unregistration fence)
  * @wq: ordered workqueue for deferred work of this function
- * @reset_pending: a fatal error asked for a function reset
+ * @reset_requested: a function reset was requested (bit 0)
+ * @leaked_bytes: DMA memory left to the adapter because it may still use it
  * @ws_up: the transmit scheduler nodes exist
  * @qs_handle: queue set of user priority 0
  * @ilq: the CM's privileged queue pair
  * @ah_ida: address-handle ids
+ * @ah_arp: ARP index used by each address handle (xa_mk_value)
  * @arp: the adapter's ARP cache as programmed, @max_arp entries
  * @max_arp: ARP cache entries
  * @apbvt: local TCP ports in the APBVT
- * @tbl_lock: protects @arp and @apbvt
+ * @tbl_lock: protects @arp, @ah_arp and @apbvt
  */
 struct irdma_pci_f {
 	struct list_head list;
@@ -448,6 +465,7 @@ struct irdma_pci_f {
 	struct irdma_aeq aeq;
 	struct irdma_msix_vector *vectors;
 	u32 num_vectors;
+	bool shared_vector0;
 	struct irdma_hmc hmc;
 	u16 fw_major;
 	u16 fw_minor;
@@ -459,16 +477,19 @@ struct irdma_pci_f {
 	struct ida pd_ida;
 	struct irdma_device *iwdev;
 	struct mutex iwdev_lock;	/* protects @iwdev */
+	struct irdma_device *reg_iwdev;
 	struct workqueue_struct *wq;
-	bool reset_pending;
+	unsigned long reset_requested;
+	atomic64_t leaked_bytes;
 	bool ws_up;
 	u16 qs_handle;
 	struct irdma_ilq ilq;
 	struct ida ah_ida;
+	struct xarray ah_arp;
 	struct irdma_arp_entry *arp;
 	u32 max_arp;
 	struct list_head apbvt;
-	struct mutex tbl_lock;	/* protects @arp and @apbvt */
+	struct mutex tbl_lock;	/* protects @arp, @ah_arp and @apbvt */
 };
 
 /**

@@ -143,6 +143,45 @@ void irdma_dma_free(struct irdma_pci_f *rf, struct irdma_dma_mem *mem)
 	mem->va = NULL;
 }
 
+/**
+ * irdma_request_reset() - ask the LAN driver to reset the function, once
+ * @rf: RDMA function
+ *
+ * Called when the adapter stops answering the control QP or refuses to
+ * let go of memory.
+ *
+ * Context: any.
+ */
+void irdma_request_reset(struct irdma_pci_f *rf)
+{
+	if (test_and_set_bit(0, &rf->reset_requested))
+		return;
+	dev_err(rf->dma_dev, "adapter is not responding: requesting a function reset\n");
+	if (rf->bus_ops->request_reset)
+		rf->bus_ops->request_reset(rf);
+}
+
+/**
+ * irdma_dma_leak() - give up a buffer the adapter may still use
+ * @rf: RDMA function
+ * @mem: buffer; forgotten, not freed
+ * @err: why the adapter was not told to stop using it
+ *
+ * Freeing memory the adapter may still write would corrupt whatever the
+ * kernel puts there next; leaking it until a reset is the lesser harm.
+ */
+void irdma_dma_leak(struct irdma_pci_f *rf, struct irdma_dma_mem *mem, int err)
+{
+	if (!mem->va)
+		return;
+	atomic64_add(mem->size, &rf->leaked_bytes);
+	dev_err_ratelimited(rf->dma_dev,
+			    "leaking %zu bytes of DMA memory the adapter may still use (%d)\n",
+			    mem->size, err);
+	mem->va = NULL;
+	irdma_request_reset(rf);
+}
+
 static const char * const irdma_cqp_op_names[IRDMA_CQP_OP_MAX] = {
 	[IRDMA_CQP_OP_CREATE_QP] = "CREATE_QP",
 	[IRDMA_CQP_OP_MODIFY_QP] = "MODIFY_QP",

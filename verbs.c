@@ -239,7 +239,8 @@ static int irdma_alloc_ucontext(struct ib_ucontext *uctx,
 	struct irdma_user_mmap_entry *entry;
 	int ret;
 
-	if (udata->inlen < offsetofend(struct irdma_alloc_ucontext_req, rsvd8))
+	if (udata->inlen < offsetofend(struct irdma_alloc_ucontext_req, rsvd8) ||
+	    udata->outlen < offsetofend(struct irdma_alloc_ucontext_resp, rsvd2))
 		return -EINVAL;
 	ret = ib_copy_from_udata(&req, udata, min(sizeof(req), udata->inlen));
 	if (ret)
@@ -655,7 +656,7 @@ static const struct ib_device_ops irdma_dev_ops = {
  * irdma_port_event() - tell ib_core the port went up or down
  * @iwdev: device
  *
- * Context: process context (netdev notifier or probe).
+ * Context: process context (the function's workqueue), rf->iwdev_lock held.
  */
 void irdma_port_event(struct irdma_device *iwdev)
 {
@@ -723,6 +724,9 @@ int irdma_ib_register_device(struct irdma_pci_f *rf)
 		mutex_unlock(&rf->iwdev_lock);
 		goto err_dealloc;
 	}
+	/* keeps the memory for irdma_ib_unregister_device(), whoever wins */
+	get_device(&ibdev->dev);
+	rf->reg_iwdev = iwdev;
 	return 0;
 
 err_dealloc:
@@ -731,26 +735,25 @@ err_dealloc:
 }
 
 /**
- * irdma_ib_unregister_device() - unregister the ib_device if it still exists
+ * irdma_ib_unregister_device() - unregister the ib_device, or wait until a
+ * concurrent "rdma link delete" has done so
  * @rf: RDMA function
  *
- * "rdma link delete" may have unregistered it already, or may be doing so
- * concurrently: ib_unregister_device() fences against that, and the device
- * reference taken under iwdev_lock keeps the memory valid meanwhile.
+ * ib_unregister_device() serialises on the device's unregistration lock,
+ * under which dealloc_driver (and with it the CM cleanup) runs: when it
+ * returns, nothing of the ib_device uses @rf anymore, whichever caller
+ * unregistered it.  The reference taken at registration keeps the memory
+ * valid for the call.
  *
  * Context: process context, may sleep.
  */
 void irdma_ib_unregister_device(struct irdma_pci_f *rf)
 {
-	struct irdma_device *iwdev;
+	struct irdma_device *iwdev = rf->reg_iwdev;
 
-	mutex_lock(&rf->iwdev_lock);
-	iwdev = rf->iwdev;
-	if (iwdev)
-		get_device(&iwdev->ibdev.dev);
-	mutex_unlock(&rf->iwdev_lock);
 	if (!iwdev)
 		return;
 	ib_unregister_device(&iwdev->ibdev);
 	put_device(&iwdev->ibdev.dev);
+	rf->reg_iwdev = NULL;
 }
