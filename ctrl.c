@@ -227,6 +227,35 @@ void irdma_cqp_use_events(struct irdma_pci_f *rf)
 }
 
 /**
+ * irdma_cqp_tail_error() - complete a command CQPTAIL reports as failed
+ * @rf: RDMA function
+ * @slot: SQ index of the command
+ *
+ * Return: true if CQPTAIL moved past @slot with its error bit set; the
+ * command is then completed with the codes of CQPERRCODES.
+ */
+static bool irdma_cqp_tail_error(struct irdma_pci_f *rf, u32 slot)
+{
+	struct irdma_cqp *cqp = &rf->cqp;
+	u32 val = irdma_rd32(rf, IRDMA_REG_CQPTAIL);
+	struct irdma_cqp_result res = { .error = true };
+	unsigned long flags;
+	u32 codes;
+
+	if (!(val & IRDMA_CQPTAIL_ERR) ||
+	    FIELD_GET(IRDMA_CQPTAIL_WQTAIL, val) != (slot + 1) % cqp->size)
+		return false;
+	codes = irdma_rd32(rf, IRDMA_REG_CQPERRCODES);
+	res.major = FIELD_GET(IRDMA_CQPERRCODES_MAJOR, codes);
+	res.minor = FIELD_GET(IRDMA_CQPERRCODES_MINOR, codes);
+	spin_lock_irqsave(&cqp->lock, flags);
+	if (cqp->reqs[slot])
+		irdma_cqp_complete_slot(cqp, slot, &res);
+	spin_unlock_irqrestore(&cqp->lock, flags);
+	return true;
+}
+
+/**
  * irdma_cqp_poll_regs() - wait for a command by watching CQPTAIL
  * @rf: RDMA function
  * @slot: SQ index of the command
@@ -290,6 +319,12 @@ static int irdma_cqp_wait(struct irdma_pci_f *rf, enum irdma_cqp_mode mode,
 		do {
 			irdma_ccq_process(rf);
 			if (completion_done(&req->done))
+				return 0;
+			/*
+			 * A command the adapter refuses may leave no CQE
+			 * (the CCQ's own create): CQPTAIL reports it.
+			 */
+			if (irdma_cqp_tail_error(rf, slot))
 				return 0;
 			usleep_range(IRDMA_CQP_POLL_US, 2 * IRDMA_CQP_POLL_US);
 		} while (time_before(jiffies, deadline));

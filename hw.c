@@ -703,6 +703,48 @@ static irqreturn_t irdma_irq_thread(int irq, void *data)
 }
 
 /**
+ * irdma_route_ceq() - route (or unroute) a CEQ's interrupt cause
+ * @rf: RDMA function
+ * @ceq: the CEQ
+ * @on: route to its vector (else disable the cause)
+ *
+ * Return: 0 or a negative errno.
+ */
+static int irdma_route_ceq(struct irdma_pci_f *rf, struct irdma_ceq *ceq,
+			   bool on)
+{
+	if (rf->bus_ops->route_vector)
+		return on ? rf->bus_ops->route_vector(rf, ceq->vec->idx, ceq->id,
+						      ceq->vec->aeq) : 0;
+	irdma_wr32_idx(rf, IRDMA_REG_CEQCTL0, ceq->id, !on ? 0 :
+		       IRDMA_QCTL_CAUSE_ENA |
+		       FIELD_PREP(IRDMA_QCTL_MSIX_INDX, ceq->vec->idx) |
+		       FIELD_PREP(IRDMA_QCTL_ITR_INDX, IRDMA_ITR_INDX_NONE));
+	return 0;
+}
+
+/**
+ * irdma_route_aeq() - route (or unroute) the AEQ's interrupt cause
+ * @rf: RDMA function
+ * @on: route to vector 0 (else disable the cause)
+ *
+ * Return: 0 or a negative errno.
+ */
+static int irdma_route_aeq(struct irdma_pci_f *rf, bool on)
+{
+	struct irdma_msix_vector *vec = &rf->vectors[0];
+
+	if (rf->bus_ops->route_vector)
+		return on ? rf->bus_ops->route_vector(rf, vec->idx,
+						      vec->ceq ? vec->ceq->id : -1,
+						      true) : 0;
+	irdma_wr32(rf, IRDMA_REG_AEQCTL, !on ? 0 : IRDMA_QCTL_CAUSE_ENA |
+		   FIELD_PREP(IRDMA_QCTL_MSIX_INDX, vec->idx) |
+		   FIELD_PREP(IRDMA_QCTL_ITR_INDX, IRDMA_ITR_INDX_NONE));
+	return 0;
+}
+
+/**
  * irdma_request_vector() - request the IRQ of a vector
  * @rf: RDMA function
  * @vec: vector
@@ -792,12 +834,15 @@ static int irdma_ceq_create(struct irdma_pci_f *rf, u32 id)
 	ret = irdma_request_vector(rf, ceq->vec);
 	if (ret)
 		goto err_destroy_ceq;
-	irdma_wr32_idx(rf, IRDMA_REG_CEQCTL0, id, IRDMA_QCTL_CAUSE_ENA |
-		       FIELD_PREP(IRDMA_QCTL_MSIX_INDX, ceq->vec->idx) |
-		       FIELD_PREP(IRDMA_QCTL_ITR_INDX, IRDMA_ITR_INDX_NONE));
+	ret = irdma_route_ceq(rf, ceq, true);
+	if (ret)
+		goto err_free_vector;
 	irdma_vector_enable(rf, ceq->vec);
 	return 0;
 
+err_free_vector:
+	if (!ceq->vec->aeq)
+		irdma_free_vector(rf, ceq->vec);
 err_destroy_ceq:
 	WRITE_ONCE(ceq->created, false);
 	ret2 = irdma_cqp_destroy_ceq(rf, ceq);
@@ -820,7 +865,7 @@ static void irdma_ceq_destroy(struct irdma_pci_f *rf, struct irdma_ceq *ceq)
 
 	if (!ceq->created)
 		return;
-	irdma_wr32_idx(rf, IRDMA_REG_CEQCTL0, ceq->id, 0);
+	irdma_route_ceq(rf, ceq, false);
 	/* the IRQ thread checks this before touching the ring */
 	WRITE_ONCE(ceq->created, false);
 	if (!ceq->vec->aeq)
@@ -976,9 +1021,9 @@ static int irdma_aeq_create(struct irdma_pci_f *rf)
 	ret = irdma_request_vector(rf, vec);
 	if (ret)
 		goto err_destroy_aeq;
-	irdma_wr32(rf, IRDMA_REG_AEQCTL, IRDMA_QCTL_CAUSE_ENA |
-		   FIELD_PREP(IRDMA_QCTL_MSIX_INDX, vec->idx) |
-		   FIELD_PREP(IRDMA_QCTL_ITR_INDX, IRDMA_ITR_INDX_NONE));
+	ret = irdma_route_aeq(rf, true);
+	if (ret)
+		goto err_destroy_aeq;
 	irdma_vector_enable(rf, vec);
 	return 0;
 
@@ -1003,7 +1048,7 @@ static void irdma_aeq_destroy(struct irdma_pci_f *rf)
 
 	if (!aeq->created)
 		return;
-	irdma_wr32(rf, IRDMA_REG_AEQCTL, 0);
+	irdma_route_aeq(rf, false);
 	/* the IRQ thread checks this before touching the ring */
 	WRITE_ONCE(aeq->created, false);
 	synchronize_irq(rf->vectors[0].irq);
@@ -1082,13 +1127,22 @@ static int irdma_ws_setup(struct irdma_pci_f *rf)
 			    &rf->qs_handle);
 	if (ret)
 		goto err_del_vsi;
+	/* the LAN driver attaches the queue set to its scheduler tree */
+	if (rf->bus_ops->qset) {
+		ret = rf->bus_ops->qset(rf, rf->qs_handle, 0, true);
+		if (ret)
+			goto err_del_leaf;
+	}
 	ret = irdma_ws_node(rf, IRDMA_WS_LEAF_ID, IRDMA_WS_NODE_MODIFY, true,
 			    NULL);
 	if (ret)
-		goto err_del_leaf;
+		goto err_del_qset;
 	rf->ws_up = true;
 	return 0;
 
+err_del_qset:
+	if (rf->bus_ops->qset)
+		rf->bus_ops->qset(rf, rf->qs_handle, 0, false);
 err_del_leaf:
 	irdma_ws_node(rf, IRDMA_WS_LEAF_ID, IRDMA_WS_NODE_DELETE, false, NULL);
 err_del_vsi:
@@ -1106,6 +1160,8 @@ static void irdma_ws_teardown(struct irdma_pci_f *rf)
 {
 	if (!rf->ws_up)
 		return;
+	if (rf->bus_ops->qset)
+		rf->bus_ops->qset(rf, rf->qs_handle, 0, false);
 	irdma_ws_node(rf, IRDMA_WS_LEAF_ID, IRDMA_WS_NODE_DELETE, false, NULL);
 	irdma_ws_node(rf, IRDMA_WS_VSI_ID, IRDMA_WS_NODE_DELETE, false, NULL);
 	irdma_ws_node(rf, IRDMA_WS_ROOT_ID, IRDMA_WS_NODE_DELETE, false, NULL);

@@ -21,6 +21,8 @@ struct irdma_i40e_fn {
 	struct irdma_pci_f *rf;
 };
 
+static struct i40e_client irdma_i40e_client;
+
 /**
  * irdma_i40e_rd32() - register read on the X722 BAR
  * @rf: RDMA function
@@ -62,10 +64,43 @@ static int irdma_i40e_request_reset(struct irdma_pci_f *rf)
 	return 0;
 }
 
+/**
+ * irdma_i40e_route_vector() - route a CEQ and/or the AEQ to a vector
+ * @rf: RDMA function
+ * @vec: MSI-X vector index
+ * @ceq: CEQ id, or -1 for none
+ * @aeq: the AEQ also uses this vector
+ *
+ * On X722 the interrupt linked lists belong to i40e: it programs them
+ * through the client interface.
+ *
+ * Return: 0 or a negative errno.
+ */
+static int irdma_i40e_route_vector(struct irdma_pci_f *rf, u32 vec, int ceq,
+				   bool aeq)
+{
+	struct irdma_i40e_fn *fn = rf->bus_priv;
+	struct i40e_qvlist_info *qvl;
+	int ret;
+
+	qvl = kzalloc(struct_size(qvl, qv_info, 1), GFP_KERNEL);
+	if (!qvl)
+		return -ENOMEM;
+	qvl->num_vectors = 1;
+	qvl->qv_info[0].v_idx = vec;
+	qvl->qv_info[0].ceq_idx = ceq < 0 ? I40E_QUEUE_INVALID_IDX : ceq;
+	qvl->qv_info[0].aeq_idx = aeq ? 0 : I40E_QUEUE_INVALID_IDX;
+	qvl->qv_info[0].itr_idx = IRDMA_ITR_INDX_NONE;
+	ret = fn->ldev->ops->setup_qvlist(fn->ldev, &irdma_i40e_client, qvl);
+	kfree(qvl);
+	return ret;
+}
+
 static const struct irdma_bus_ops irdma_i40e_bus_ops = {
 	.rd32 = irdma_i40e_rd32,
 	.wr32 = irdma_i40e_wr32,
 	.request_reset = irdma_i40e_request_reset,
+	.route_vector = irdma_i40e_route_vector,
 };
 
 /**

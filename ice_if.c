@@ -19,6 +19,20 @@
 #include "main.h"
 
 /**
+ * struct irdma_ice_fn - what the binding keeps per E810 function
+ * @pf: ice's PF
+ * @vsi_num: number of the PF's main VSI
+ * @qset_teid: scheduler node ice made for the RDMA queue set
+ * @rf: the RDMA function
+ */
+struct irdma_ice_fn {
+	struct ice_pf *pf;
+	u16 vsi_num;
+	u32 qset_teid;
+	struct irdma_pci_f *rf;
+};
+
+/**
  * irdma_ice_rd32() - register read on the E810 BAR
  * @rf: RDMA function
  * @reg: BAR0 offset
@@ -27,9 +41,9 @@
  */
 static u32 irdma_ice_rd32(struct irdma_pci_f *rf, u32 reg)
 {
-	struct ice_pf *pf = rf->bus_priv;
+	struct irdma_ice_fn *fn = rf->bus_priv;
 
-	return readl(pf->hw.hw_addr + reg);
+	return readl(fn->pf->hw.hw_addr + reg);
 }
 
 /**
@@ -40,9 +54,9 @@ static u32 irdma_ice_rd32(struct irdma_pci_f *rf, u32 reg)
  */
 static void irdma_ice_wr32(struct irdma_pci_f *rf, u32 reg, u32 val)
 {
-	struct ice_pf *pf = rf->bus_priv;
+	struct irdma_ice_fn *fn = rf->bus_priv;
 
-	writel(val, pf->hw.hw_addr + reg);
+	writel(val, fn->pf->hw.hw_addr + reg);
 }
 
 /**
@@ -53,13 +67,45 @@ static void irdma_ice_wr32(struct irdma_pci_f *rf, u32 reg, u32 val)
  */
 static int irdma_ice_request_reset(struct irdma_pci_f *rf)
 {
-	return ice_rdma_request_reset(rf->bus_priv, IIDC_PFR);
+	struct irdma_ice_fn *fn = rf->bus_priv;
+
+	return ice_rdma_request_reset(fn->pf, IIDC_PFR);
+}
+
+/**
+ * irdma_ice_qset() - attach or detach the RDMA queue set in ice's tree
+ * @rf: RDMA function
+ * @qs_handle: queue set the adapter returned for the scheduler leaf
+ * @tc: traffic class
+ * @add: attach (true) or detach (false)
+ *
+ * Return: 0 or a negative errno.
+ */
+static int irdma_ice_qset(struct irdma_pci_f *rf, u16 qs_handle, u8 tc,
+			  bool add)
+{
+	struct irdma_ice_fn *fn = rf->bus_priv;
+	struct iidc_rdma_qset_params qset = {
+		.qs_handle = qs_handle,
+		.vport_id = fn->vsi_num,
+		.tc = tc,
+		.teid = fn->qset_teid,
+	};
+	int ret;
+
+	if (!add)
+		return ice_del_rdma_qset(fn->pf, &qset);
+	ret = ice_add_rdma_qset(fn->pf, &qset);
+	if (!ret)
+		fn->qset_teid = qset.teid;
+	return ret;
 }
 
 static const struct irdma_bus_ops irdma_ice_bus_ops = {
 	.rd32 = irdma_ice_rd32,
 	.wr32 = irdma_ice_wr32,
 	.request_reset = irdma_ice_request_reset,
+	.qset = irdma_ice_qset,
 };
 
 /**
@@ -78,7 +124,7 @@ static int irdma_ice_probe(struct auxiliary_device *adev,
 	struct ice_pf *pf = iadev->pf;
 	struct ice_vsi *vsi = ice_get_main_vsi(pf);
 	struct irdma_bus_info *info;
-	struct irdma_pci_f *rf;
+	struct irdma_ice_fn *fn;
 	u32 i;
 	int ret;
 
@@ -88,14 +134,19 @@ static int irdma_ice_probe(struct auxiliary_device *adev,
 	}
 	if (!vsi || !vsi->netdev)
 		return -EIO;
+	fn = kzalloc(sizeof(*fn), GFP_KERNEL);
 	info = kzalloc(sizeof(*info), GFP_KERNEL);
-	if (!info)
-		return -ENOMEM;
+	if (!fn || !info) {
+		ret = -ENOMEM;
+		goto out_free_info;
+	}
+	fn->pf = pf;
+	fn->vsi_num = vsi->vsi_num;
 	info->dma_dev = &pf->pdev->dev;
 	info->parent = &adev->dev;
 	info->netdev = vsi->netdev;
 	info->ops = &irdma_ice_bus_ops;
-	info->priv = pf;
+	info->priv = fn;
 	info->gen = IRDMA_GEN_2;
 	info->pf_id = pf->hw.pf_id;
 	info->num_vectors = min_t(u32, pf->num_rdma_msix, IRDMA_MAX_VECTORS);
@@ -113,14 +164,16 @@ static int irdma_ice_probe(struct auxiliary_device *adev,
 	ret = ice_rdma_update_vsi_filter(pf, vsi->vsi_num, true);
 	if (ret)
 		goto out_free_info;
-	ret = irdma_probe_function(info, &rf);
+	ret = irdma_probe_function(info, &fn->rf);
 	if (ret) {
 		ice_rdma_update_vsi_filter(pf, vsi->vsi_num, false);
 		goto out_free_info;
 	}
-	auxiliary_set_drvdata(adev, rf);
+	auxiliary_set_drvdata(adev, fn);
+	fn = NULL;
 out_free_info:
 	kfree(info);
+	kfree(fn);
 	return ret;
 }
 
@@ -130,13 +183,11 @@ out_free_info:
  */
 static void irdma_ice_remove(struct auxiliary_device *adev)
 {
-	struct iidc_auxiliary_dev *iadev =
-		container_of(adev, struct iidc_auxiliary_dev, adev);
-	struct ice_vsi *vsi = ice_get_main_vsi(iadev->pf);
+	struct irdma_ice_fn *fn = auxiliary_get_drvdata(adev);
 
-	irdma_remove_function(auxiliary_get_drvdata(adev));
-	if (vsi)
-		ice_rdma_update_vsi_filter(iadev->pf, vsi->vsi_num, false);
+	irdma_remove_function(fn->rf);
+	ice_rdma_update_vsi_filter(fn->pf, fn->vsi_num, false);
+	kfree(fn);
 }
 
 /**

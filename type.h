@@ -40,13 +40,20 @@ struct irdma_dma_mem {
  * @rd32: read a 32-bit register at a BAR0 offset
  * @wr32: write a 32-bit register at a BAR0 offset
  * @request_reset: ask the LAN driver for a function reset (may be NULL)
+ * @qset: register (@add) or release the transmit queue set @qs_handle of
+ *	traffic class @tc with the LAN driver (may be NULL: nothing to do)
+ * @route_vector: route CEQ @ceq (or none, -1) and the AEQ (@aeq) to
+ *	vector @vec (may be NULL: the GEN_2 CEQCTL/AEQCTL registers are used)
  *
- * @rd32 and @wr32 are called from any context and must not sleep.
+ * @rd32 and @wr32 are called from any context and must not sleep; the
+ * others are called in process context and may sleep.
  */
 struct irdma_bus_ops {
 	u32 (*rd32)(struct irdma_pci_f *rf, u32 reg);
 	void (*wr32)(struct irdma_pci_f *rf, u32 reg, u32 val);
 	int (*request_reset)(struct irdma_pci_f *rf);
+	int (*qset)(struct irdma_pci_f *rf, u16 qs_handle, u8 tc, bool add);
+	int (*route_vector)(struct irdma_pci_f *rf, u32 vec, int ceq, bool aeq);
 };
 
 /**
