@@ -307,48 +307,24 @@ out:
 }
 
 /**
- * irdma_hw_qp_get() - look a QP up by number
+ * irdma_hw_qp_get() - look a QP up by number, with a reference
  * @core: CM instance
  * @qpn: QP number
  *
- * Return: NULL: the QP verbs are not implemented yet.
+ * Return: the QP or NULL.
  */
 static struct irdma_qp *irdma_hw_qp_get(struct irdma_cm_core *core, u32 qpn)
 {
-	return NULL;
+	return irdma_qp_get(irdma_cm_rf(core), qpn);
 }
 
 /**
- * irdma_hw_qp_ref() - take a QP reference
+ * irdma_hw_qp_flush() - flush an offloaded QP's queues
  * @iwqp: QP
  */
-static void irdma_hw_qp_ref(struct irdma_qp *iwqp)
+static void irdma_hw_qp_flush(struct irdma_qp *iwqp)
 {
-}
-
-/**
- * irdma_hw_qp_offload() - hand a connection to a QP
- * @iwqp: QP
- * @info: TCP and iWARP context
- *
- * Return: -EOPNOTSUPP until QPs exist (irdma_hw_qp_get() finds none, so
- * the CM never gets here).
- */
-static int irdma_hw_qp_offload(struct irdma_qp *iwqp,
-			       const struct irdma_cm_offload_info *info)
-{
-	return -EOPNOTSUPP;
-}
-
-/**
- * irdma_hw_qp_end() - close or reset an offloaded QP
- * @iwqp: QP
- *
- * Return: -EOPNOTSUPP until QPs exist.
- */
-static int irdma_hw_qp_end(struct irdma_qp *iwqp)
-{
-	return -EOPNOTSUPP;
+	irdma_qp_flush(iwqp);
 }
 
 const struct irdma_cm_hw_ops irdma_cm_hw_ops = {
@@ -359,16 +335,16 @@ const struct irdma_cm_hw_ops irdma_cm_hw_ops = {
 	.apbvt = irdma_hw_apbvt,
 	.arp_index = irdma_hw_arp_index,
 	.qp_get = irdma_hw_qp_get,
-	.qp_ref = irdma_hw_qp_ref,
-	.qp_put = irdma_hw_qp_ref,
-	.qp_offload = irdma_hw_qp_offload,
-	.qp_close = irdma_hw_qp_end,
-	.qp_reset = irdma_hw_qp_end,
-	.qp_flush = irdma_hw_qp_ref,
+	.qp_ref = irdma_qp_ref,
+	.qp_put = irdma_qp_put,
+	.qp_offload = irdma_qp_offload,
+	.qp_close = irdma_qp_close,
+	.qp_reset = irdma_qp_reset,
+	.qp_flush = irdma_hw_qp_flush,
 };
 
 /**
- * irdma_hw_tables_alloc() - the driver's copies of adapter tables
+ * irdma_hw_tables_alloc() - the driver's tables of adapter objects
  * @rf: RDMA function, HMC committed
  *
  * Return: 0 or -ENOMEM.
@@ -379,11 +355,20 @@ int irdma_hw_tables_alloc(struct irdma_pci_f *rf)
 	INIT_LIST_HEAD(&rf->apbvt);
 	ida_init(&rf->ah_ida);
 	xa_init(&rf->ah_arp);
+	ida_init(&rf->qp_ida);
+	ida_init(&rf->cq_ida);
+	ida_init(&rf->mr_ida);
+	xa_init_flags(&rf->qp_table, XA_FLAGS_LOCK_IRQ);
+	xa_init(&rf->cq_table);
+	if (irdma_pble_init(rf))
+		return -ENOMEM;
 	rf->max_arp = min_t(u32, rf->hmc.obj[IRDMA_HMC_ARP].cnt,
 			    FIELD_MAX(IRDMA_CQP_ARP_QW3_INDEX) + 1);
 	rf->arp = kcalloc(rf->max_arp, sizeof(*rf->arp), GFP_KERNEL);
-	if (!rf->arp)
+	if (!rf->arp) {
+		irdma_pble_fini(rf);
 		return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -411,4 +396,11 @@ void irdma_hw_tables_free(struct irdma_pci_f *rf)
 	rf->arp = NULL;
 	xa_destroy(&rf->ah_arp);
 	ida_destroy(&rf->ah_ida);
+	WARN_ON(!xa_empty(&rf->qp_table) || !xa_empty(&rf->cq_table));
+	xa_destroy(&rf->qp_table);
+	xa_destroy(&rf->cq_table);
+	ida_destroy(&rf->qp_ida);
+	ida_destroy(&rf->cq_ida);
+	ida_destroy(&rf->mr_ida);
+	irdma_pble_fini(rf);
 }

@@ -1206,3 +1206,103 @@ int irdma_cqp_ah(struct irdma_pci_f *rf, const struct irdma_ah_params *p,
 	}
 	return irdma_cqp_exec(rf, &cmd);
 }
+
+/**
+ * irdma_cqp_stag_pd() - PD id bits of a STag command
+ * @rf: RDMA function
+ * @pd_id: PD
+ *
+ * Return: word-1 bits (the field moved between generations).
+ */
+static __le64 irdma_cqp_stag_pd(struct irdma_pci_f *rf, u32 pd_id)
+{
+	if (rf->gen == IRDMA_GEN_1)
+		return le64_encode_bits(pd_id, IRDMA_CQP_STAG_QW1_GEN1_PDID);
+	return le64_encode_bits(pd_id, IRDMA_CQP_STAG_QW1_GEN2_PDID);
+}
+
+/**
+ * irdma_cqp_reg_mr() - REG_MR: register a (non-shared) memory region
+ * @rf: RDMA function
+ * @p: the region
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or a negative errno.
+ */
+int irdma_cqp_reg_mr(struct irdma_pci_f *rf, const struct irdma_mr_params *p)
+{
+	struct irdma_cqp_cmd cmd;
+	__le64 *qw = cmd.wqe.qw;
+
+	irdma_cqp_hdr(&cmd, IRDMA_CQP_OP_REG_MR,
+		      IRDMA_CQP_STAG_QW3_MR |
+		      FIELD_PREP(IRDMA_CQP_QW3_LPBLSIZE, p->pbl->level) |
+		      FIELD_PREP(IRDMA_CQP_STAG_QW3_HPAGESIZE, p->hw_page_size) |
+		      FIELD_PREP(IRDMA_CQP_STAG_QW3_ARIGHTS, p->access) |
+		      FIELD_PREP(IRDMA_CQP_STAG_QW3_REMACCENABLED,
+				 p->access & (IRDMA_ACCESS_REMOTE_READ |
+					      IRDMA_ACCESS_REMOTE_WRITE) ? 1 : 0) |
+		      FIELD_PREP(IRDMA_CQP_STAG_QW3_VABASEDTO, 1));
+	qw[0] = cpu_to_le64(p->va);
+	qw[1] = le64_encode_bits(p->len, IRDMA_CQP_STAG_QW1_LEN) |
+		irdma_cqp_stag_pd(rf, p->pd_id);
+	qw[2] = le64_encode_bits(p->stag & 0xff, IRDMA_CQP_STAG_QW2_KEY) |
+		le64_encode_bits(p->stag >> 8, IRDMA_CQP_STAG_QW2_IDX);
+	qw[4] = cpu_to_le64(p->pbl->level ? 0 : p->pbl->pa);
+	qw[5] = le64_encode_bits(rf->pf_id, IRDMA_CQP_STAG_QW5_HMC_FN_ID);
+	qw[6] = le64_encode_bits(p->pbl->level ? p->pbl->first : 0,
+				 IRDMA_CQP_STAG_QW6_FIRST_PBLE);
+	return irdma_cqp_exec(rf, &cmd);
+}
+
+/**
+ * irdma_cqp_dealloc_stag() - DEALLOC_STAG
+ * @rf: RDMA function
+ * @stag: the STag
+ * @pd_id: its PD
+ * @mr: it is a memory region (not a window)
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or a negative errno.
+ */
+int irdma_cqp_dealloc_stag(struct irdma_pci_f *rf, u32 stag, u32 pd_id,
+			   bool mr)
+{
+	struct irdma_cqp_cmd cmd;
+
+	irdma_cqp_hdr(&cmd, IRDMA_CQP_OP_DEALLOC_STAG,
+		      FIELD_PREP(IRDMA_CQP_STAG_QW3_MR, mr));
+	cmd.wqe.qw[1] = irdma_cqp_stag_pd(rf, pd_id);
+	cmd.wqe.qw[2] = le64_encode_bits(stag >> 8, IRDMA_CQP_STAG_QW2_IDX);
+	return irdma_cqp_exec(rf, &cmd);
+}
+
+/**
+ * irdma_cqp_flush_wqes() - FLUSH_WQES: complete a QP's posted WQEs in error
+ * @rf: RDMA function
+ * @qp_id: QP
+ * @sq: flush the SQ
+ * @rq: flush the RQ
+ * @minor: flush code (major IRDMA_FLUSH_MAJOR_ERR)
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or a negative errno.
+ */
+int irdma_cqp_flush_wqes(struct irdma_pci_f *rf, u32 qp_id, bool sq, bool rq,
+			 u16 minor)
+{
+	struct irdma_cqp_cmd cmd;
+
+	irdma_cqp_hdr(&cmd, IRDMA_CQP_OP_FLUSH_WQES,
+		      FIELD_PREP(IRDMA_CQP_FLUSH_QW3_QPID, qp_id) |
+		      IRDMA_CQP_FLUSH_QW3_USERFLCODE |
+		      FIELD_PREP(IRDMA_CQP_FLUSH_QW3_FLUSHSQ, sq) |
+		      FIELD_PREP(IRDMA_CQP_FLUSH_QW3_FLUSHRQ, rq));
+	cmd.wqe.qw[2] = le64_encode_bits(minor, IRDMA_CQP_FLUSH_QW2_RQMNERR) |
+			le64_encode_bits(IRDMA_FLUSH_MAJOR_ERR,
+					 IRDMA_CQP_FLUSH_QW2_RQMJERR) |
+			le64_encode_bits(minor, IRDMA_CQP_FLUSH_QW2_SQMNERR) |
+			le64_encode_bits(IRDMA_FLUSH_MAJOR_ERR,
+					 IRDMA_CQP_FLUSH_QW2_SQMJERR);
+	return irdma_cqp_exec(rf, &cmd);
+}

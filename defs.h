@@ -1156,6 +1156,7 @@ enum irdma_wqe_op {
 #define IRDMA_HW_PAGE_SIZE		4096
 
 /* GEN_2 limits */
+#define IRDMA_MAX_MR_SIZE		0x200000000000ULL
 #define IRDMA_GEN2_MAX_IRD		127
 #define IRDMA_GEN2_MAX_ORD		255
 #define IRDMA_GEN2_MAX_WQ_FRAGS		13

@@ -618,9 +618,7 @@ static void irdma_process_ceq(struct irdma_pci_f *rf, struct irdma_ceq *ceq)
 		else if (cq_id == IRDMA_ILQ_ID)
 			ilq = true;
 		else
-			dev_dbg_ratelimited(rf->dma_dev,
-					    "CEQ %u: event for unknown CQ %u\n",
-					    ceq->id, cq_id);
+			irdma_cq_event(rf, cq_id);
 	}
 	if (ccq) {
 		irdma_ccq_process(rf);
@@ -628,6 +626,93 @@ static void irdma_process_ceq(struct irdma_pci_f *rf, struct irdma_ceq *ceq)
 	}
 	if (ilq)
 		irdma_ilq_process(rf);
+}
+
+/**
+ * irdma_ae_is_cq() - an AE concerns a CQ, not a QP
+ * @ae: AE code
+ * @src: AE source
+ *
+ * Return: true for CQ events.
+ */
+static bool irdma_ae_is_cq(u32 ae, u32 src)
+{
+	if (ae == IRDMA_AE_LCE_CQ_CATASTROPHIC || ae == IRDMA_AE_CQ_OPERATION_ERROR)
+		return true;
+	switch (ae) {
+	case IRDMA_AE_LLP_CONNECTION_RESET:
+	case IRDMA_AE_LLP_SYN_RECEIVED:
+	case IRDMA_AE_LLP_FIN_RECEIVED:
+	case IRDMA_AE_LLP_CLOSE_COMPLETE:
+	case IRDMA_AE_LLP_TERMINATE_RECEIVED:
+	case IRDMA_AE_RDMAP_ROE_BAD_LLP_CLOSE:
+		return false;	/* QP events whatever the source says */
+	}
+	return src == IRDMA_AE_SOURCE_CQ || src == IRDMA_AE_SOURCE_CQ_0110 ||
+	       src == IRDMA_AE_SOURCE_CQ_1010 || src == IRDMA_AE_SOURCE_CQ_1110;
+}
+
+/**
+ * irdma_dispatch_ae() - hand an asynchronous event to its owner
+ * @rf: RDMA function
+ * @ae: AE code
+ * @src: AE source
+ * @id: QP or CQ id
+ * @tcp_state: TCP state the adapter reported
+ *
+ * The connection manager decides what a connection event means (close,
+ * reset, flush); the hardware layer only reports.  Errors that end the
+ * QP's usefulness are also reported to its consumer.
+ *
+ * Context: the AEQ's IRQ thread.
+ */
+static void irdma_dispatch_ae(struct irdma_pci_f *rf, u32 ae, u32 src, u32 id,
+			      u8 tcp_state)
+{
+	struct irdma_qp *iwqp;
+
+	if (irdma_ae_is_cq(ae, src)) {
+		irdma_cq_async_event(rf, id);
+		return;
+	}
+	switch (ae) {
+	case IRDMA_AE_RESET_NOT_SENT:
+	case IRDMA_AE_LLP_DOUBT_REACHABILITY:
+	case IRDMA_AE_RESOURCE_EXHAUSTION:
+	case IRDMA_AE_QP_SUSPEND_COMPLETE:
+		return;
+	}
+	iwqp = irdma_qp_get(rf, id);
+	if (!iwqp) {
+		dev_dbg_ratelimited(rf->dma_dev, "AE 0x%04x for unknown QP %u\n",
+				    ae, id);
+		return;
+	}
+	switch (ae) {
+	case IRDMA_AE_LLP_CONNECTION_ESTABLISHED:
+		irdma_cm_qp_established(iwqp);
+		break;
+	case IRDMA_AE_LLP_FIN_RECEIVED:
+	case IRDMA_AE_LLP_CLOSE_COMPLETE:
+	case IRDMA_AE_LLP_CONNECTION_RESET:
+	case IRDMA_AE_RDMAP_ROE_BAD_LLP_CLOSE:
+	case IRDMA_AE_BAD_CLOSE:
+	case IRDMA_AE_RESET_SENT:
+	case IRDMA_AE_TERMINATE_SENT:
+	case IRDMA_AE_LLP_TERMINATE_RECEIVED:
+		irdma_cm_disconn(iwqp, ae, tcp_state);
+		break;
+	default:
+		dev_err_ratelimited(rf->dma_dev, "QP %u: AE 0x%04x source 0x%x\n",
+				    id, ae, src);
+		/* memory-protection AEs are access errors, the rest fatal */
+		irdma_qp_async_event(iwqp, (ae & 0xff00) == 0x0100 ?
+					   IB_EVENT_QP_ACCESS_ERR :
+					   IB_EVENT_QP_FATAL);
+		irdma_cm_disconn(iwqp, ae, tcp_state);
+		break;
+	}
+	irdma_qp_put(iwqp);
 }
 
 /**
@@ -656,6 +741,8 @@ static void irdma_process_aeq(struct irdma_pci_f *rf)
 		src = FIELD_GET(IRDMA_AEQE_QW1_AESRC, hdr);
 		dev_dbg_ratelimited(rf->dma_dev, "AE 0x%04x source 0x%x id %u\n",
 				    ae, src, id);
+		irdma_dispatch_ae(rf, ae, src, id,
+				  FIELD_GET(IRDMA_AEQE_QW1_TCPSTATE, hdr));
 		if (++aeq->head == aeq->size) {
 			aeq->head = 0;
 			aeq->polarity ^= 1;

@@ -6,6 +6,7 @@
 #define IRDMA_MAIN_H
 
 #include <linux/auxiliary_bus.h>
+#include <rdma/ib_umem.h>
 
 #include "type.h"
 
@@ -282,6 +283,32 @@ struct irdma_ah_params {
 int irdma_cqp_ah(struct irdma_pci_f *rf, const struct irdma_ah_params *p,
 		 bool create);
 
+/**
+ * struct irdma_mr_params - REG_MR parameters
+ * @stag: STag (index << 8 | key)
+ * @pd_id: PD
+ * @va: tagged offset of the first byte (VA-based)
+ * @len: length in bytes
+ * @pbl: where the pages are
+ * @hw_page_size: IRDMA_PAGE_SIZE_4K, _2M or _1G
+ * @access: IRDMA_ACCESS_* rights
+ */
+struct irdma_mr_params {
+	u32 stag;
+	u32 pd_id;
+	u64 va;
+	u64 len;
+	const struct irdma_pbl *pbl;
+	u8 hw_page_size;
+	u8 access;
+};
+
+int irdma_cqp_reg_mr(struct irdma_pci_f *rf, const struct irdma_mr_params *p);
+int irdma_cqp_dealloc_stag(struct irdma_pci_f *rf, u32 stag, u32 pd_id,
+			   bool mr);
+int irdma_cqp_flush_wqes(struct irdma_pci_f *rf, u32 qp_id, bool sq, bool rq,
+			 u16 minor);
+
 /* hw.c: bring-up, interrupts, event queues */
 int irdma_hw_set_bus(struct irdma_pci_f *rf, const struct irdma_bus_info *info);
 int irdma_cq_ring_alloc(struct irdma_pci_f *rf, struct irdma_cq_ring *ring,
@@ -303,6 +330,51 @@ extern const struct irdma_cm_hw_ops irdma_cm_hw_ops;
 void irdma_hw_tables_init(struct irdma_pci_f *rf);
 int irdma_hw_tables_alloc(struct irdma_pci_f *rf);
 void irdma_hw_tables_free(struct irdma_pci_f *rf);
+
+/* mr.c */
+int irdma_pble_init(struct irdma_pci_f *rf);
+void irdma_pble_fini(struct irdma_pci_f *rf);
+int irdma_pbl_from_umem(struct irdma_pci_f *rf, struct ib_umem *umem,
+			unsigned long pg_size, u32 skip, u32 npages,
+			bool force_pbl, struct irdma_pbl *pbl);
+void irdma_pbl_free(struct irdma_pci_f *rf, struct irdma_pbl *pbl);
+int irdma_reg_phys_mr(struct irdma_pci_f *rf, u32 pd_id,
+		      const struct irdma_dma_mem *mem, u32 *stag);
+int irdma_dereg_phys_mr(struct irdma_pci_f *rf, u32 pd_id, u32 stag);
+struct irdma_ubuf *irdma_ubuf_take(struct irdma_ucontext *ucontext, u64 va,
+				   u16 type);
+void irdma_ubuf_put(struct irdma_ucontext *ucontext, struct irdma_ubuf *ubuf);
+struct ib_mr *irdma_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 len,
+				u64 virt, int acc, struct ib_udata *udata);
+int irdma_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
+
+/* cq.c */
+dma_addr_t irdma_umem_page_dma(struct ib_umem *umem, u32 idx);
+int irdma_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
+		    struct ib_udata *udata);
+int irdma_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
+void irdma_cq_event(struct irdma_pci_f *rf, u32 cq_id);
+void irdma_cq_async_event(struct irdma_pci_f *rf, u32 cq_id);
+int irdma_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc);
+int irdma_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
+
+/* qp.c */
+int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
+		    struct ib_udata *udata);
+int irdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		    struct ib_udata *udata);
+int irdma_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		   struct ib_qp_init_attr *init_attr);
+int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata);
+struct irdma_qp *irdma_qp_get(struct irdma_pci_f *rf, u32 qpn);
+void irdma_qp_ref(struct irdma_qp *iwqp);
+void irdma_qp_put(struct irdma_qp *iwqp);
+int irdma_qp_offload(struct irdma_qp *iwqp,
+		     const struct irdma_cm_offload_info *info);
+int irdma_qp_close(struct irdma_qp *iwqp);
+int irdma_qp_reset(struct irdma_qp *iwqp);
+void irdma_qp_flush(struct irdma_qp *iwqp);
+void irdma_qp_async_event(struct irdma_qp *iwqp, enum ib_event_type type);
 
 /* verbs.c */
 int irdma_ib_register_device(struct irdma_pci_f *rf);

@@ -10,6 +10,7 @@
 #include <linux/idr.h>
 #include <linux/interrupt.h>
 #include <linux/kref.h>
+#include <linux/refcount.h>
 #include <linux/mutex.h>
 #include <linux/netdevice.h>
 #include <linux/spinlock.h>
@@ -450,6 +451,14 @@ struct irdma_apbvt_entry {
  * @max_arp: ARP cache entries
  * @apbvt: local TCP ports in the APBVT
  * @tbl_lock: protects @arp, @ah_arp and @apbvt
+ * @qp_ida: QP ids
+ * @cq_ida: CQ ids
+ * @mr_ida: STag indexes
+ * @qp_table: QPs by id, for AEs and the CM (xa_lock for readers)
+ * @cq_table: CQs by id, for CEQEs and AEs (xa_lock for readers)
+ * @pble_map: allocated PBLEs
+ * @pble_cnt: PBLEs in the HMC
+ * @pble_lock: protects @pble_map
  */
 struct irdma_pci_f {
 	struct list_head list;
@@ -497,6 +506,14 @@ struct irdma_pci_f {
 	u32 max_arp;
 	struct list_head apbvt;
 	struct mutex tbl_lock;	/* protects @arp, @ah_arp and @apbvt */
+	struct ida qp_ida;
+	struct ida cq_ida;
+	struct ida mr_ida;
+	struct xarray qp_table;
+	struct xarray cq_table;
+	unsigned long *pble_map;
+	u32 pble_cnt;
+	struct mutex pble_lock;	/* protects @pble_map */
 };
 
 /**
@@ -523,12 +540,17 @@ struct irdma_device {
  * @iwdev: device
  * @db_entry: mmap entry of the doorbell page
  * @abi_ver: ABI version the provider asked for
+ * @bufs: QP and CQ buffers registered with REG_MR (struct irdma_ubuf),
+ *	waiting to be used by create_qp/create_cq
+ * @bufs_lock: protects @bufs
  */
 struct irdma_ucontext {
 	struct ib_ucontext ibucontext;
 	struct irdma_device *iwdev;
 	struct rdma_user_mmap_entry *db_entry;
 	u8 abi_ver;
+	struct list_head bufs;
+	spinlock_t bufs_lock;	/* protects @bufs */
 };
 
 /**
@@ -554,11 +576,97 @@ struct irdma_pd {
 };
 
 /**
+ * struct irdma_pbl - where a ring or region sits for the adapter
+ * @pa: DMA address of the first byte when @level is 0 (contiguous)
+ * @first: first PBLE when @level is 1
+ * @cnt: PBLEs used
+ * @level: 0 contiguous, 1 one-level PBL
+ * @pg_shift: log2 of the page size the PBLEs describe
+ */
+struct irdma_pbl {
+	dma_addr_t pa;
+	u32 first;
+	u32 cnt;
+	u8 level;
+	u8 pg_shift;
+};
+
+/**
+ * struct irdma_ubuf - a user QP or CQ buffer (REG_MR of type QP or CQ)
+ * @list: entry in ucontext->bufs while unused
+ * @va: user address, the key create_qp/create_cq look it up by
+ * @umem: the pinned pages
+ * @type: IRDMA_MEMREG_TYPE_QP or IRDMA_MEMREG_TYPE_CQ
+ * @sq_pages: QP: SQ pages
+ * @rq_pages: QP: RQ pages
+ * @cq_pages: CQ: ring pages
+ * @in_use: taken by a QP or CQ (then off the list)
+ */
+struct irdma_ubuf {
+	struct list_head list;
+	u64 va;
+	struct ib_umem *umem;
+	u16 type;
+	u16 sq_pages;
+	u16 rq_pages;
+	u16 cq_pages;
+	bool in_use;
+};
+
+/**
+ * struct irdma_mr - a memory region, or a user QP/CQ buffer registration
+ * @ibmr: the ib_mr; must stay the first member
+ * @umem: pinned user pages (regions)
+ * @ubuf: the QP/CQ buffer this registration stands for, or NULL
+ * @stag: adapter STag (0 for QP/CQ buffers)
+ * @pbl: where the region's pages are listed
+ * @page_size: page size of the region's mapping
+ * @hw: the STag is registered with the adapter
+ */
+struct irdma_mr {
+	struct ib_mr ibmr;
+	struct ib_umem *umem;
+	struct irdma_ubuf *ubuf;
+	u32 stag;
+	struct irdma_pbl pbl;
+	u64 page_size;
+	bool hw;
+};
+
+/**
  * struct irdma_cq - a completion queue
  * @ibcq: the ib_cq; must stay the first member
+ * @id: adapter CQ id
+ * @size: CQEs in the ring
+ * @ceq_id: CEQ that receives its events
+ * @ubuf: the user ring registration (user CQs)
+ * @shadow_buf: the user shadow-area registration, if separate
+ * @ring_pbl: the ring's placement
+ * @shadow_pa: DMA address of the shadow area
+ * @created: the adapter accepted CREATE_CQ
  */
 struct irdma_cq {
 	struct ib_cq ibcq;
+	u32 id;
+	u32 size;
+	u32 ceq_id;
+	struct irdma_ubuf *ubuf;
+	struct irdma_ubuf *shadow_buf;
+	struct irdma_pbl ring_pbl;
+	dma_addr_t shadow_pa;
+	bool created;
+};
+
+/**
+ * enum irdma_qp_flags - QP state bits
+ * @IRDMA_QP_CREATED: the adapter accepted CREATE_QP
+ * @IRDMA_QP_OFFLOADED: a connection was handed to the QP
+ * @IRDMA_QP_ERROR: moved to ERROR
+ */
+enum irdma_qp_flags {
+	IRDMA_QP_CREATED,
+	IRDMA_QP_OFFLOADED,
+	IRDMA_QP_ERROR,
 };
 
 /**
@@ -566,11 +674,57 @@ struct irdma_cq {
  * @ibqp: the ib_qp; must stay the first member
  * @iwdev: device the QP belongs to
  * @cm: connection-manager state of the QP, owned by cm.c
+ * @id: adapter QP id
+ * @pd_id: PD
+ * @refcnt: references: the QP table, iw_cm, the CM's hw ops
+ * @free: completed when @refcnt drops to zero
+ * @q2ctx: Q2 buffer (256 bytes) followed by the QP host context
+ * @ubuf: the user QP buffer registration
+ * @sq_pbl: the SQ ring's placement
+ * @rq_pbl: the RQ ring's placement
+ * @shadow_pa: DMA address of the doorbell shadow area
+ * @sq_quanta: SQ ring size in 32-byte quanta
+ * @rq_quanta: RQ ring size in 32-byte quanta
+ * @rq_shift: log2 of the RQ WQE size in quanta
+ * @compl_ctx: completion context the adapter echoes in CQEs
+ * @send_cq: send CQ id
+ * @recv_cq: receive CQ id
+ * @lsmm: the MPA reply sent by the LSMM WQE (passive side)
+ * @lsmm_stag: STag registered over @lsmm
+ * @ib_state: state as seen by the verbs
+ * @hw_state: enum irdma_qp_state_hw last requested
+ * @flags: enum irdma_qp_flags bits
+ * @rd_en: remote reads allowed (access flags)
+ * @wr_en: remote writes allowed (access flags)
+ * @state_lock: serialises modify_qp, the offload and destroy
  */
 struct irdma_qp {
 	struct ib_qp ibqp;
 	struct irdma_device *iwdev;
 	struct irdma_qp_cm cm;
+	u32 id;
+	u32 pd_id;
+	refcount_t refcnt;
+	struct completion free;
+	struct irdma_dma_mem q2ctx;
+	struct irdma_ubuf *ubuf;
+	struct irdma_pbl sq_pbl;
+	struct irdma_pbl rq_pbl;
+	dma_addr_t shadow_pa;
+	u32 sq_quanta;
+	u32 rq_quanta;
+	u8 rq_shift;
+	u64 compl_ctx;
+	u32 send_cq;
+	u32 recv_cq;
+	struct irdma_dma_mem lsmm;
+	u32 lsmm_stag;
+	enum ib_qp_state ib_state;
+	u8 hw_state;
+	unsigned long flags;
+	bool rd_en;
+	bool wr_en;
+	struct mutex state_lock;	/* see @state_lock above */
 };
 
 /**

@@ -15,7 +15,7 @@
 #include "main.h"
 
 #define IRDMA_VENDOR_ID			0x8086
-#define IRDMA_MAX_MR_SIZE		0x200000000000ULL
+#define IRDMA_FEATURE_RTS_AE		BIT(0)
 #define IRDMA_SQ_RSVD			258
 #define IRDMA_FIRST_USER_PD_ID		3
 #define IRDMA_MAX_MSG_SIZE		0x7fffffff
@@ -253,6 +253,8 @@ static int irdma_alloc_ucontext(struct ib_ucontext *uctx,
 	}
 	ucontext->iwdev = iwdev;
 	ucontext->abi_ver = req.userspace_ver;
+	INIT_LIST_HEAD(&ucontext->bufs);
+	spin_lock_init(&ucontext->bufs_lock);
 
 	entry = kzalloc(sizeof(*entry), GFP_KERNEL);
 	if (!entry)
@@ -267,7 +269,8 @@ static int irdma_alloc_ucontext(struct ib_ucontext *uctx,
 	ucontext->db_entry = &entry->rdma_entry;
 
 	resp.kernel_ver = IRDMA_ABI_VER;
-	resp.feature_flags = 0;
+	/* three reserved SQ WQEs: LSMM/RTR, fenced NOP, "established" AE */
+	resp.feature_flags = IRDMA_FEATURE_RTS_AE;
 	resp.db_mmap_key = rdma_user_mmap_get_offset(ucontext->db_entry);
 	resp.max_hw_wq_frags = irdma_max_frags(rf);
 	resp.max_hw_read_sges = rf->gen == IRDMA_GEN_1 ? IRDMA_GEN1_MAX_READ_SGES :
@@ -400,51 +403,12 @@ static int irdma_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 }
 
 /**
- * irdma_create_qp() - QPs are not implemented yet
- * @ibqp: QP
- * @attr: attributes
- * @udata: user data
- *
- * Return: -EOPNOTSUPP.
- */
-static int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
-			   struct ib_udata *udata)
-{
-	return -EOPNOTSUPP;
-}
-
-/**
- * irdma_modify_qp() - QPs are not implemented yet
- * @ibqp: QP
- * @attr: attributes
- * @mask: attribute mask
- * @udata: user data
- *
- * Return: -EOPNOTSUPP.
- */
-static int irdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
-			   int mask, struct ib_udata *udata)
-{
-	return -EOPNOTSUPP;
-}
-
-/**
- * irdma_destroy_qp() - QPs are not implemented yet
- * @ibqp: QP
- * @udata: user data
- *
- * Return: -EOPNOTSUPP.
- */
-static int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
-{
-	return -EOPNOTSUPP;
-}
-
-/**
- * irdma_post_send() - QPs are not implemented yet
+ * irdma_post_send() - kernel QPs do not exist yet
  * @ibqp: QP
  * @wr: work requests
  * @bad_wr: first rejected request
+ *
+ * User QPs post in user space, through libirdma and the doorbell page.
  *
  * Return: -EOPNOTSUPP.
  */
@@ -456,7 +420,7 @@ static int irdma_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 }
 
 /**
- * irdma_post_recv() - QPs are not implemented yet
+ * irdma_post_recv() - kernel QPs do not exist yet
  * @ibqp: QP
  * @wr: work requests
  * @bad_wr: first rejected request
@@ -471,59 +435,7 @@ static int irdma_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 }
 
 /**
- * irdma_create_cq() - CQs are not implemented yet
- * @ibcq: CQ
- * @attr: attributes
- * @udata: user data
- *
- * Return: -EOPNOTSUPP.
- */
-static int irdma_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
-			   struct ib_udata *udata)
-{
-	return -EOPNOTSUPP;
-}
-
-/**
- * irdma_destroy_cq() - CQs are not implemented yet
- * @ibcq: CQ
- * @udata: user data
- *
- * Return: 0 (nothing was created).
- */
-static int irdma_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
-{
-	return 0;
-}
-
-/**
- * irdma_poll_cq() - CQs are not implemented yet
- * @ibcq: CQ
- * @num_entries: capacity of @wc
- * @wc: completions
- *
- * Return: 0.
- */
-static int irdma_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc)
-{
-	return 0;
-}
-
-/**
- * irdma_req_notify_cq() - CQs are not implemented yet
- * @ibcq: CQ
- * @flags: notification flags
- *
- * Return: -EOPNOTSUPP.
- */
-static int irdma_req_notify_cq(struct ib_cq *ibcq,
-			       enum ib_cq_notify_flags flags)
-{
-	return -EOPNOTSUPP;
-}
-
-/**
- * irdma_get_dma_mr() - memory registration is not implemented yet
+ * irdma_get_dma_mr() - kernel DMA regions do not exist yet
  * @ibpd: PD
  * @acc: access flags
  *
@@ -535,53 +447,38 @@ static struct ib_mr *irdma_get_dma_mr(struct ib_pd *ibpd, int acc)
 }
 
 /**
- * irdma_reg_user_mr() - memory registration is not implemented yet
- * @ibpd: PD
- * @start: start address
- * @len: length
- * @virt: IO virtual address
- * @acc: access flags
- * @udata: user data
- *
- * Return: ERR_PTR(-EOPNOTSUPP).
- */
-static struct ib_mr *irdma_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 len,
-				       u64 virt, int acc,
-				       struct ib_udata *udata)
-{
-	return ERR_PTR(-EOPNOTSUPP);
-}
-
-/**
- * irdma_dereg_mr() - memory registration is not implemented yet
- * @ibmr: MR
- * @udata: user data
- *
- * Return: 0.
- */
-static int irdma_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
-{
-	return 0;
-}
-
-/**
- * irdma_iw_qp_ref() - QP reference for iw_cm (no QPs exist yet)
+ * irdma_iw_add_ref() - iw_cm takes a QP reference
  * @ibqp: QP
  */
-static void irdma_iw_qp_ref(struct ib_qp *ibqp)
+static void irdma_iw_add_ref(struct ib_qp *ibqp)
 {
+	irdma_qp_ref(to_iwqp(ibqp));
 }
 
 /**
- * irdma_iw_get_qp() - QP lookup for iw_cm (no QPs exist yet)
+ * irdma_iw_rem_ref() - iw_cm drops a QP reference
+ * @ibqp: QP
+ */
+static void irdma_iw_rem_ref(struct ib_qp *ibqp)
+{
+	irdma_qp_put(to_iwqp(ibqp));
+}
+
+/**
+ * irdma_iw_get_qp() - QP lookup for iw_cm
  * @ibdev: device
  * @qpn: QP number
  *
- * Return: NULL.
+ * Return: the QP (no reference: iw_cm takes one with iw_add_ref) or NULL.
  */
 static struct ib_qp *irdma_iw_get_qp(struct ib_device *ibdev, int qpn)
 {
-	return NULL;
+	struct irdma_qp *iwqp = irdma_qp_get(to_iwdev(ibdev)->rf, qpn);
+
+	if (!iwqp)
+		return NULL;
+	irdma_qp_put(iwqp);
+	return &iwqp->ibqp;
 }
 
 /**
@@ -626,13 +523,13 @@ static const struct ib_device_ops irdma_dev_ops = {
 	.get_dma_mr = irdma_get_dma_mr,
 	.get_port_immutable = irdma_get_port_immutable,
 	.iw_accept = irdma_accept,
-	.iw_add_ref = irdma_iw_qp_ref,
+	.iw_add_ref = irdma_iw_add_ref,
 	.iw_connect = irdma_connect,
 	.iw_create_listen = irdma_create_listen,
 	.iw_destroy_listen = irdma_destroy_listen,
 	.iw_get_qp = irdma_iw_get_qp,
 	.iw_reject = irdma_reject,
-	.iw_rem_ref = irdma_iw_qp_ref,
+	.iw_rem_ref = irdma_iw_rem_ref,
 	.mmap = irdma_mmap,
 	.mmap_free = irdma_mmap_free,
 	.modify_qp = irdma_modify_qp,
@@ -643,6 +540,7 @@ static const struct ib_device_ops irdma_dev_ops = {
 	.query_gid = irdma_query_gid,
 	.query_pkey = irdma_query_pkey,
 	.query_port = irdma_query_port,
+	.query_qp = irdma_query_qp,
 	.reg_user_mr = irdma_reg_user_mr,
 	.req_notify_cq = irdma_req_notify_cq,
 

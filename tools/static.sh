@@ -102,6 +102,9 @@ fi
 # directory compiled as part of the tree (objects; linking modules would
 # need a built vmlinux).  Cached by source version.
 tree=$CACHE/intree-$(basename "$(dirname "$LINUX_SRC")")
+# one in-tree build at a time on this machine (the tree is shared)
+exec 9>"$CACHE/intree.lock"
+flock 9
 if [ ! -f "$tree/.prepared" ]; then
 	rm -rf "$tree"
 	cp -al "$LINUX_SRC" "$tree" &&
@@ -132,12 +135,14 @@ if [ -f "$tree/.prepared" ]; then
 		[ -f "$dst/irdma.o" ] && [ -f "$dst/sim/irdma_sim.o" ]; then
 		pass intree
 	else
-		grep -E 'error|warning' "$out/intree" "$out/cfg" 2>/dev/null | head -20
+		grep -E "error|warning|Error" "$out/intree" "$out/cfg" 2>/dev/null | head -20
 		fail intree "in-tree configuration or build failed"
 	fi
 else
 	fail intree "could not prepare the kernel tree"
 fi
+
+flock -u 9
 
 # leave a normal out-of-tree build behind
 kbuild modules >/dev/null 2>&1

@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * irdma - completion queues.
+ *
+ * A user CQ's ring and shadow area are user memory libirdma registered
+ * with REG_MR (type CQ) just before create_cq; the adapter writes CQEs
+ * there and the provider polls them.  The kernel only creates and
+ * destroys the CQ and relays its events (CEQEs) to the consumer's
+ * completion handler.
+ */
+#include <rdma/ib_umem.h>
+#include <rdma/iter.h>
+#include <rdma/irdma-abi.h>
+#include <rdma/uverbs_ioctl.h>
+
+#include "main.h"
+
+#define IRDMA_MIN_CQ_SIZE	4
+
+/**
+ * irdma_umem_page_dma() - DMA address of one page of a umem
+ * @umem: pinned pages
+ * @idx: page index (PAGE_SIZE pages)
+ *
+ * Return: the address, or 0 if @idx is beyond the umem.
+ */
+dma_addr_t irdma_umem_page_dma(struct ib_umem *umem, u32 idx)
+{
+	struct ib_block_iter it;
+	u32 i = 0;
+
+	rdma_umem_for_each_dma_block(umem, &it, PAGE_SIZE)
+		if (i++ == idx)
+			return rdma_block_iter_dma_address(&it);
+	return 0;
+}
+
+/**
+ * irdma_cq_params() - CREATE_CQ / DESTROY_CQ parameters of a CQ
+ * @cq: the CQ
+ * @p: filled in
+ */
+static void irdma_cq_params(struct irdma_cq *cq, struct irdma_cq_params *p)
+{
+	*p = (struct irdma_cq_params){
+		.id = cq->id,
+		.size = cq->size,
+		.ctx = cq->id,
+		.ring_pa = cq->ring_pbl.pa,
+		.shadow_pa = cq->shadow_pa,
+		.ceq_id = cq->ceq_id,
+		.ceq_valid = true,
+		.ceqe_mask = true,
+		.check_overflow = true,
+		.shadow_read_threshold = cq->size >> 2,
+		.first_pble = cq->ring_pbl.first,
+		.pbl_level = cq->ring_pbl.level,
+	};
+}
+
+/**
+ * irdma_cq_setup_user() - find the rings libirdma registered for a CQ
+ * @cq: the CQ, with @size set
+ * @ucontext: the creating context
+ * @req: user_cq_buf and user_shadow_area
+ *
+ * The shadow area is either the page after the ring in the same
+ * registration, or a registration of its own.
+ *
+ * Return: 0 or a negative errno.
+ */
+static int irdma_cq_setup_user(struct irdma_cq *cq,
+			       struct irdma_ucontext *ucontext,
+			       const struct irdma_create_cq_req *req)
+{
+	struct irdma_pci_f *rf = ucontext->iwdev->rf;
+	struct irdma_ubuf *ring;
+	u32 pages;
+	int ret;
+
+	ring = irdma_ubuf_take(ucontext, req->user_cq_buf, IRDMA_MEMREG_TYPE_CQ);
+	if (!ring)
+		return -EINVAL;
+	cq->ubuf = ring;
+	pages = ring->cq_pages;
+	if ((u64)cq->size * sizeof(struct irdma_cqe) > (u64)pages * PAGE_SIZE)
+		return -EINVAL;
+	if (req->user_shadow_area == req->user_cq_buf + (u64)pages * PAGE_SIZE) {
+		cq->shadow_pa = irdma_umem_page_dma(ring->umem, pages);
+	} else {
+		cq->shadow_buf = irdma_ubuf_take(ucontext, req->user_shadow_area,
+						 IRDMA_MEMREG_TYPE_CQ);
+		if (!cq->shadow_buf)
+			return -EINVAL;
+		cq->shadow_pa = irdma_umem_page_dma(cq->shadow_buf->umem, 0);
+	}
+	if (!cq->shadow_pa)
+		return -EINVAL;
+	ret = irdma_pbl_from_umem(rf, ring->umem, PAGE_SIZE, 0, pages, false,
+				  &cq->ring_pbl);
+	return ret;
+}
+
+/**
+ * irdma_cq_release_user() - give the user rings back to their registrations
+ * @cq: the CQ
+ * @ucontext: its context
+ */
+static void irdma_cq_release_user(struct irdma_cq *cq,
+				  struct irdma_ucontext *ucontext)
+{
+	irdma_pbl_free(ucontext->iwdev->rf, &cq->ring_pbl);
+	if (cq->shadow_buf)
+		irdma_ubuf_put(ucontext, cq->shadow_buf);
+	if (cq->ubuf)
+		irdma_ubuf_put(ucontext, cq->ubuf);
+	cq->shadow_buf = NULL;
+	cq->ubuf = NULL;
+}
+
+/**
+ * irdma_create_cq() - create a completion queue
+ * @ibcq: the CQ to initialise
+ * @attr: size and completion vector
+ * @udata: libirdma's struct irdma_create_cq_req / irdma_create_cq_resp
+ *
+ * Only user CQs exist so far: kernel consumers get -EOPNOTSUPP.
+ *
+ * Return: 0 or a negative errno.
+ */
+int irdma_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
+		    struct ib_udata *udata)
+{
+	struct irdma_cq *cq = container_of(ibcq, struct irdma_cq, ibcq);
+	struct irdma_device *iwdev = to_iwdev(ibcq->device);
+	struct irdma_pci_f *rf = iwdev->rf;
+	struct irdma_create_cq_resp resp = {};
+	struct irdma_create_cq_req req = {};
+	struct irdma_ucontext *ucontext;
+	struct irdma_cq_params p;
+	int id, ret;
+
+	if (!udata)
+		return -EOPNOTSUPP;
+	if (attr->flags & ~IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION)
+		return -EOPNOTSUPP;
+	if (attr->cqe < 1 || attr->cqe > FIELD_MAX(IRDMA_CQP_CQ_QW0_SIZE))
+		return -EINVAL;
+	if (udata->inlen < sizeof(req))
+		return -EINVAL;
+	ret = ib_copy_from_udata(&req, udata, sizeof(req));
+	if (ret)
+		return ret;
+	ucontext = rdma_udata_to_drv_context(udata, struct irdma_ucontext,
+					     ibucontext);
+	cq->size = max_t(u32, attr->cqe, IRDMA_MIN_CQ_SIZE);
+	cq->ceq_id = attr->comp_vector % rf->num_ceqs;
+
+	id = ida_alloc_range(&rf->cq_ida, IRDMA_FIRST_USER_CQ_ID, rf->max_cq - 1,
+			     GFP_KERNEL);
+	if (id < 0)
+		return id;
+	cq->id = id;
+	ret = irdma_cq_setup_user(cq, ucontext, &req);
+	if (ret)
+		goto err_release;
+	ret = xa_insert(&rf->cq_table, cq->id, cq, GFP_KERNEL);
+	if (ret)
+		goto err_release;
+	irdma_cq_params(cq, &p);
+	ret = irdma_cqp_create_cq(rf, &p);
+	if (ret)
+		goto err_erase;
+	cq->created = true;
+
+	resp.cq_id = cq->id;
+	resp.cq_size = cq->size;
+	ret = ib_copy_to_udata(udata, &resp, min(sizeof(resp), udata->outlen));
+	if (ret)
+		goto err_destroy;
+	return 0;
+
+err_destroy:
+	if (irdma_cqp_destroy_cq(rf, &p)) {
+		/* the adapter still writes there: keep the pages pinned */
+		xa_erase(&rf->cq_table, cq->id);
+		return ret;
+	}
+err_erase:
+	xa_erase(&rf->cq_table, cq->id);
+err_release:
+	irdma_cq_release_user(cq, ucontext);
+	ida_free(&rf->cq_ida, cq->id);
+	return ret;
+}
+
+/**
+ * irdma_destroy_cq() - destroy a completion queue
+ * @ibcq: the CQ
+ * @udata: user data
+ *
+ * Once DESTROY_CQ has completed the adapter writes no more CQEs or CEQEs
+ * for it; synchronize_irq() waits for an event being delivered.
+ *
+ * Return: 0 or a negative errno (the CQ then stays).
+ */
+int irdma_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
+{
+	struct irdma_cq *cq = container_of(ibcq, struct irdma_cq, ibcq);
+	struct irdma_pci_f *rf = to_iwdev(ibcq->device)->rf;
+	struct irdma_ucontext *ucontext =
+		rdma_udata_to_drv_context(udata, struct irdma_ucontext,
+					  ibucontext);
+	struct irdma_cq_params p;
+	int ret;
+
+	if (cq->created) {
+		irdma_cq_params(cq, &p);
+		ret = irdma_cqp_destroy_cq(rf, &p);
+		if (ret)
+			return ret;
+		cq->created = false;
+	}
+	xa_erase(&rf->cq_table, cq->id);
+	synchronize_irq(rf->ceqs[cq->ceq_id].vec->irq);
+	if (ucontext)
+		irdma_cq_release_user(cq, ucontext);
+	ida_free(&rf->cq_ida, cq->id);
+	return 0;
+}
+
+/**
+ * irdma_cq_event() - a CEQE names a CQ: run its completion handler
+ * @rf: RDMA function
+ * @cq_id: the CQ
+ *
+ * Context: the CEQ's IRQ thread; irdma_destroy_cq() waits for it.
+ */
+void irdma_cq_event(struct irdma_pci_f *rf, u32 cq_id)
+{
+	struct irdma_cq *cq = xa_load(&rf->cq_table, cq_id);
+
+	if (!cq) {
+		dev_dbg_ratelimited(rf->dma_dev, "event for unknown CQ %u\n",
+				    cq_id);
+		return;
+	}
+	if (cq->ibcq.comp_handler)
+		cq->ibcq.comp_handler(&cq->ibcq, cq->ibcq.cq_context);
+}
+
+/**
+ * irdma_cq_async_event() - report a CQ error to the consumer
+ * @rf: RDMA function
+ * @cq_id: the CQ
+ *
+ * Context: the AEQ's IRQ thread.
+ */
+void irdma_cq_async_event(struct irdma_pci_f *rf, u32 cq_id)
+{
+	struct irdma_cq *cq = xa_load(&rf->cq_table, cq_id);
+	struct ib_event ev = { .event = IB_EVENT_CQ_ERR };
+
+	if (!cq || !cq->ibcq.event_handler)
+		return;
+	ev.device = cq->ibcq.device;
+	ev.element.cq = &cq->ibcq;
+	cq->ibcq.event_handler(&ev, cq->ibcq.cq_context);
+}
+
+/**
+ * irdma_poll_cq() - kernel CQ polling (no kernel CQs exist yet)
+ * @ibcq: CQ
+ * @num_entries: capacity of @wc
+ * @wc: completions
+ *
+ * Return: 0.
+ */
+int irdma_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc)
+{
+	return 0;
+}
+
+/**
+ * irdma_req_notify_cq() - kernel CQ arming (no kernel CQs exist yet)
+ * @ibcq: CQ
+ * @flags: notification flags
+ *
+ * Return: -EOPNOTSUPP.
+ */
+int irdma_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
+{
+	return -EOPNOTSUPP;
+}

@@ -1,0 +1,890 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * irdma - queue pairs: the verbs (create, modify, query, destroy) and the
+ * QP half of the hardware layer the connection manager calls (lookup,
+ * references, offload of a connection, close, reset, flush).
+ *
+ * A user QP's SQ, RQ and shadow area are one buffer libirdma registered
+ * with REG_MR (type QP) just before create_qp.  libirdma reserves the
+ * first three SQ quanta for the connection WQEs (lsmm = 1 with the
+ * RTS_AE feature); the offload writes them: the LSMM carrying the MPA
+ * reply (passive side) or the RTR (active side), a fenced NOP, and the
+ * WQE that makes the adapter raise the "connection established" AE.
+ */
+#include <linux/etherdevice.h>
+#include <linux/highmem.h>
+#include <linux/log2.h>
+#include <rdma/ib_umem.h>
+#include <rdma/irdma-abi.h>
+#include <rdma/uverbs_ioctl.h>
+
+#include "main.h"
+
+#define IRDMA_Q2CTX_SIZE	(IRDMA_Q2_BUF_SIZE + IRDMA_QP_CTX_SIZE)
+#define IRDMA_CONN_WQES		3
+#define IRDMA_RTR_READ_LSTAG	0xabcd	/* placeholder STags of the RTR */
+#define IRDMA_RTR_READ_RSTAG	0x1234
+#define IRDMA_RTO_MIN		5
+#define IRDMA_QP_CAP_WRITE_IMM	BIT(0)
+#define IRDMA_FLUSH_GENERAL_ERR	1
+
+/**
+ * irdma_wqe_shift() - WQE size, as a shift of 32-byte quanta, libirdma
+ * uses for a fragment count and an inline size (GEN_2)
+ * @frags: fragments (for the SQ: SGEs + 1)
+ * @inline_data: inline bytes
+ *
+ * Return: 0..3 (32, 64, 128 or 256-byte WQEs).
+ */
+static u8 irdma_wqe_shift(u32 frags, u32 inline_data)
+{
+	if (frags <= 1 && inline_data <= 8)
+		return 0;
+	if (frags < 4 && inline_data <= 39)
+		return 1;
+	if (frags < 8 && inline_data <= 101)
+		return 2;
+	return 3;
+}
+
+/**
+ * irdma_qp_ctx() - the QP host context inside its Q2 allocation
+ * @iwqp: QP
+ *
+ * Return: the context.
+ */
+static struct irdma_qp_ctx *irdma_qp_ctx(struct irdma_qp *iwqp)
+{
+	return iwqp->q2ctx.va + IRDMA_Q2_BUF_SIZE;
+}
+
+/**
+ * irdma_qp_ctx_pa() - DMA address of the QP host context
+ * @iwqp: QP
+ *
+ * Return: the address.
+ */
+static dma_addr_t irdma_qp_ctx_pa(struct irdma_qp *iwqp)
+{
+	return iwqp->q2ctx.pa + IRDMA_Q2_BUF_SIZE;
+}
+
+/**
+ * irdma_ird_code() - IRDSIZE encoding of an IRD
+ * @ird: inbound reads
+ *
+ * Return: the code for the power of two that holds 2 x @ird.
+ */
+static u8 irdma_ird_code(u32 ird)
+{
+	u32 n = roundup_pow_of_two(max_t(u32, 2 * ird, 4));
+
+	if (n >= 256)
+		return IRDMA_IRD_HW_SIZE_256;
+	if (n >= 128)
+		return IRDMA_IRD_HW_SIZE_128;
+	if (n >= 32)
+		return IRDMA_IRD_HW_SIZE_64;
+	if (n >= 8)
+		return IRDMA_IRD_HW_SIZE_16;
+	return IRDMA_IRD_HW_SIZE_4;
+}
+
+/**
+ * irdma_qp_fill_ctx() - the QP context words written at create
+ * @iwqp: QP with its rings, CQs and PD set
+ *
+ * The TCP words are added by irdma_qp_fill_tcp_ctx() at offload.
+ */
+static void irdma_qp_fill_ctx(struct irdma_qp *iwqp)
+{
+	struct irdma_pci_f *rf = iwqp->iwdev->rf;
+	struct irdma_qp_ctx *ctx = irdma_qp_ctx(iwqp);
+	__le64 *qw = ctx->qw;
+
+	memset(ctx, 0, sizeof(*ctx));
+	qw[IRDMA_QPC_QW0] =
+		le64_encode_bits(1, IRDMA_QPC_QW0_DDP_VER) |
+		le64_encode_bits(1, IRDMA_QPC_QW0_RDMAP_VER) |
+		le64_encode_bits(iwqp->rq_shift, IRDMA_QPC_QW0_RQWQESIZE) |
+		le64_encode_bits(iwqp->pd_id >> 16, IRDMA_QPC_QW0_PDIDXHI) |
+		le64_encode_bits(rf->gen >= IRDMA_GEN_2, IRDMA_QPC_QW0_IBRDENABLE);
+	qw[IRDMA_QPC_SQ_PA] = cpu_to_le64(iwqp->sq_pbl.level ? iwqp->sq_pbl.first :
+					  iwqp->sq_pbl.pa);
+	qw[IRDMA_QPC_RQ_PA] = cpu_to_le64(iwqp->rq_pbl.level ? iwqp->rq_pbl.first :
+					  iwqp->rq_pbl.pa);
+	qw[IRDMA_QPC_QW3] =
+		le64_encode_bits(ilog2(iwqp->rq_quanta) - 2, IRDMA_QPC_QW3_RQSIZE) |
+		le64_encode_bits(ilog2(iwqp->sq_quanta) - 2, IRDMA_QPC_QW3_SQSIZE);
+	qw[IRDMA_QPC_QW7] = le64_encode_bits(iwqp->pd_id & 0xffff,
+					     IRDMA_QPC_QW7_PDIDX);
+	qw[IRDMA_QPC_QW16] = le64_encode_bits(IRDMA_RTO_MIN, IRDMA_QPC_QW16_RTOMIN);
+	qw[IRDMA_QPC_QW17] = le64_encode_bits(iwqp->send_cq, IRDMA_QPC_QW17_TXCQNUM) |
+			     le64_encode_bits(iwqp->recv_cq, IRDMA_QPC_QW17_RXCQNUM);
+	qw[IRDMA_QPC_QW18] = cpu_to_le64(iwqp->q2ctx.pa & IRDMA_QPC_QW18_Q2ADDR);
+	qw[IRDMA_QPC_QW19] =
+		le64_encode_bits(ether_addr_to_u64(iwqp->iwdev->netdev->dev_addr),
+				 IRDMA_QPC_QW19_MACADDRESS);
+	qw[IRDMA_QPC_QW20] =
+		le64_encode_bits(iwqp->wr_en, IRDMA_QPC_QW20_WRRDRSPOK) |
+		le64_encode_bits(iwqp->rd_en, IRDMA_QPC_QW20_RDOK) |
+		cpu_to_le64(IRDMA_QPC_QW20_BINDEN | IRDMA_QPC_QW20_IWARPMODE);
+	qw[IRDMA_QPC_COMPCTX] = cpu_to_le64(iwqp->compl_ctx);
+	qw[IRDMA_QPC_QW22] =
+		le64_encode_bits(rf->qs_handle, IRDMA_QPC_QW22_QSHANDLE) |
+		le64_encode_bits(IRDMA_IEQ_ID, IRDMA_QPC_QW22_EXCEPTION_LAN_QUEUE);
+}
+
+/**
+ * irdma_qp_fill_tcp_ctx() - the TCP and iWARP words of an offloaded
+ * connection
+ * @iwqp: QP
+ * @info: the connection, from the CM
+ */
+static void irdma_qp_fill_tcp_ctx(struct irdma_qp *iwqp,
+				  const struct irdma_cm_offload_info *info)
+{
+	struct irdma_qp_ctx *ctx = irdma_qp_ctx(iwqp);
+	__le64 *qw = ctx->qw;
+	u8 tos = info->tos;
+
+	/* ECN is on: mark ECT(0) unless the ULP chose a code point */
+	if (!(tos & 0x3))
+		tos |= 0x2;
+	qw[IRDMA_QPC_QW0] |=
+		le64_encode_bits(info->ipv4, IRDMA_QPC_QW0_IPV4) |
+		le64_encode_bits(info->insert_vlan, IRDMA_QPC_QW0_INSERTVLANTAG) |
+		le64_encode_bits(1, IRDMA_QPC_QW0_ECN_EN) |
+		le64_encode_bits(1, IRDMA_QPC_QW0_DROPOOOSEG);
+	qw[IRDMA_QPC_QW3] |=
+		le64_encode_bits(info->ttl, IRDMA_QPC_QW3_TTL) |
+		le64_encode_bits(tos, IRDMA_QPC_QW3_TOS) |
+		le64_encode_bits(info->loc_port, IRDMA_QPC_QW3_SRCPORT) |
+		le64_encode_bits(info->rem_port, IRDMA_QPC_QW3_DESTPORT);
+	irdma_ip_to_words(&qw[IRDMA_QPC_DEST_IP_HI], &qw[IRDMA_QPC_DEST_IP_LO],
+			  info->rem_addr, info->ipv4);
+	qw[IRDMA_QPC_QW6] =
+		le64_encode_bits(info->mss, IRDMA_QPC_QW6_SNDMSS) |
+		le64_encode_bits(IRDMA_SYN_RST_HW_TCP_SECURE,
+				 IRDMA_QPC_QW6_SYN_RST_HANDLING) |
+		le64_encode_bits(info->insert_vlan ? info->vlan_tci : 0,
+				 IRDMA_QPC_QW6_VLANTAG) |
+		le64_encode_bits(info->arp_idx, IRDMA_QPC_QW6_ARPIDX);
+	qw[IRDMA_QPC_QW7] |=
+		le64_encode_bits(1, IRDMA_QPC_QW7_WSCALE) |
+		le64_encode_bits(1, IRDMA_QPC_QW7_IGNORE_TCP_OPT) |
+		le64_encode_bits(1, IRDMA_QPC_QW7_IGNORE_TCP_UNS_OPT) |
+		le64_encode_bits(IRDMA_TCPS_ESTABLISHED, IRDMA_QPC_QW7_TCPSTATE) |
+		le64_encode_bits(info->rcv_wscale, IRDMA_QPC_QW7_RCVSCALE) |
+		le64_encode_bits(info->snd_wscale, IRDMA_QPC_QW7_SNDSCALE);
+	qw[IRDMA_QPC_QW10] = le64_encode_bits(info->snd_nxt, IRDMA_QPC_QW10_SNDNXT) |
+			     le64_encode_bits(info->snd_wnd, IRDMA_QPC_QW10_SNDWND);
+	qw[IRDMA_QPC_QW11] = le64_encode_bits(info->rcv_nxt, IRDMA_QPC_QW11_RCVNXT) |
+			     le64_encode_bits(info->rcv_wnd, IRDMA_QPC_QW11_RCVWND);
+	qw[IRDMA_QPC_QW12] = le64_encode_bits(info->snd_nxt, IRDMA_QPC_QW12_SNDMAX) |
+			     le64_encode_bits(info->snd_una, IRDMA_QPC_QW12_SNDUNA);
+	qw[IRDMA_QPC_QW13] = le64_encode_bits(info->rtt_var, IRDMA_QPC_QW13_RTTVAR);
+	qw[IRDMA_QPC_QW14] = le64_encode_bits(info->ss_thresh, IRDMA_QPC_QW14_SSTHRESH) |
+			     le64_encode_bits(info->cwnd, IRDMA_QPC_QW14_CWND);
+	qw[IRDMA_QPC_QW15] = le64_encode_bits(info->rcv_nxt, IRDMA_QPC_QW15_SNDWL1) |
+			     le64_encode_bits(info->snd_nxt, IRDMA_QPC_QW15_SNDWL2);
+	qw[IRDMA_QPC_QW16] |=
+		le64_encode_bits(info->max_snd_wnd, IRDMA_QPC_QW16_MAXSNDWND) |
+		le64_encode_bits(info->rexmit_thresh, IRDMA_QPC_QW16_REXMIT_THRESH);
+	qw[IRDMA_QPC_QW20] |=
+		le64_encode_bits(info->ord, IRDMA_QPC_QW20_ORDSIZE) |
+		le64_encode_bits(irdma_ird_code(info->ird), IRDMA_QPC_QW20_IRDSIZE) |
+		le64_encode_bits(info->snd_mark_en, IRDMA_QPC_QW20_SNDMARKERS) |
+		le64_encode_bits(info->rcv_mark_en, IRDMA_QPC_QW20_RCVMARKERS) |
+		le64_encode_bits(!info->crc, IRDMA_QPC_QW20_RCVNOMPACRC) |
+		le64_encode_bits(info->snd_mark_en ? info->snd_mark_offset :
+				 info->snd_nxt, IRDMA_QPC_QW20_SNDMARKOFFSET) |
+		le64_encode_bits(info->rcv_nxt, IRDMA_QPC_QW20_RCVMARKOFFSET);
+	irdma_ip_to_words(&qw[IRDMA_QPC_LOCAL_IP_HI], &qw[IRDMA_QPC_LOCAL_IP_LO],
+			  info->loc_addr, info->ipv4);
+	qw[IRDMA_QPC_QW26] = le64_encode_bits(info->arp_idx,
+					      IRDMA_QPC_QW26_REMENDPOINTIDX);
+}
+
+/**
+ * irdma_qp_cmd_params() - CQP QP command parameters of a QP
+ * @iwqp: QP
+ * @p: filled in with what every command carries
+ */
+static void irdma_qp_cmd_params(struct irdma_qp *iwqp,
+				struct irdma_qp_cmd_params *p)
+{
+	*p = (struct irdma_qp_cmd_params){
+		.qp_id = iwqp->id,
+		.qp_type = IRDMA_QP_TYPE_IWARP,
+		.ctx_pa = irdma_qp_ctx_pa(iwqp),
+		.shadow_pa = iwqp->shadow_pa,
+		.virtual_map = iwqp->sq_pbl.level || iwqp->rq_pbl.level,
+	};
+}
+
+/**
+ * irdma_qp_modify_hw() - MODIFY_QP to a new state
+ * @iwqp: QP
+ * @state: enum irdma_qp_state_hw
+ * @reset: send a TCP RST (with @state ERROR)
+ *
+ * Context: process context, may sleep; iwqp->state_lock held.
+ * Return: 0 or a negative errno.
+ */
+static int irdma_qp_modify_hw(struct irdma_qp *iwqp, u8 state, bool reset)
+{
+	struct irdma_qp_cmd_params p;
+	int ret;
+
+	lockdep_assert_held(&iwqp->state_lock);
+	irdma_qp_cmd_params(iwqp, &p);
+	p.next_state = state;
+	p.cq_num_valid = true;
+	p.arp_valid = test_bit(IRDMA_QP_OFFLOADED, &iwqp->flags);
+	p.reset_con = reset;
+	p.remove_hash = state == IRDMA_QPS_ERROR;
+	ret = irdma_cqp_qp_cmd(iwqp->iwdev->rf, IRDMA_CQP_OP_MODIFY_QP, &p);
+	if (!ret)
+		iwqp->hw_state = state;
+	return ret;
+}
+
+/**
+ * irdma_qp_to_error() - move a QP to ERROR and flush its queues
+ * @iwqp: QP
+ *
+ * A connected QP resets its connection; either way its posted work
+ * requests complete with flush errors.
+ *
+ * Context: iwqp->state_lock held.
+ * Return: 0 or a negative errno.
+ */
+static int irdma_qp_to_error(struct irdma_qp *iwqp)
+{
+	bool connected = iwqp->hw_state == IRDMA_QPS_RTS ||
+			 iwqp->hw_state == IRDMA_QPS_CLOSING;
+	int ret;
+
+	lockdep_assert_held(&iwqp->state_lock);
+	if (test_and_set_bit(IRDMA_QP_ERROR, &iwqp->flags))
+		return 0;
+	ret = irdma_qp_modify_hw(iwqp, IRDMA_QPS_ERROR, connected);
+	if (ret)
+		return ret;
+	return irdma_cqp_flush_wqes(iwqp->iwdev->rf, iwqp->id, true, true,
+				    IRDMA_FLUSH_GENERAL_ERR);
+}
+
+/**
+ * irdma_qp_setup_user() - find and map the buffer libirdma registered
+ * @iwqp: QP with its ring sizes set
+ * @ucontext: the creating context
+ * @va: user_wqe_bufs
+ *
+ * SQ pages first, then RQ pages, then the shadow area at the start of the
+ * next page.  If either ring needs a page list, both are given as page
+ * lists (the QP has one "virtual map" bit).
+ *
+ * Return: 0 or a negative errno.
+ */
+static int irdma_qp_setup_user(struct irdma_qp *iwqp,
+			       struct irdma_ucontext *ucontext, u64 va)
+{
+	struct irdma_pci_f *rf = iwqp->iwdev->rf;
+	struct irdma_ubuf *ubuf;
+	bool force;
+	int ret;
+
+	ubuf = irdma_ubuf_take(ucontext, va, IRDMA_MEMREG_TYPE_QP);
+	if (!ubuf)
+		return -EINVAL;
+	iwqp->ubuf = ubuf;
+	if ((u64)iwqp->sq_quanta * IRDMA_WQE_QUANTUM >
+	    (u64)ubuf->sq_pages * PAGE_SIZE ||
+	    (u64)iwqp->rq_quanta * IRDMA_WQE_QUANTUM >
+	    (u64)ubuf->rq_pages * PAGE_SIZE)
+		return -EINVAL;
+	iwqp->shadow_pa = irdma_umem_page_dma(ubuf->umem,
+					      ubuf->sq_pages + ubuf->rq_pages);
+	if (!iwqp->shadow_pa)
+		return -EINVAL;
+	for (force = false;; force = true) {
+		ret = irdma_pbl_from_umem(rf, ubuf->umem, PAGE_SIZE, 0,
+					  ubuf->sq_pages, force, &iwqp->sq_pbl);
+		if (ret)
+			return ret;
+		ret = irdma_pbl_from_umem(rf, ubuf->umem, PAGE_SIZE,
+					  ubuf->sq_pages, ubuf->rq_pages, force,
+					  &iwqp->rq_pbl);
+		if (ret)
+			return ret;
+		if (force || iwqp->sq_pbl.level == iwqp->rq_pbl.level)
+			return 0;
+		irdma_pbl_free(rf, &iwqp->sq_pbl);
+		irdma_pbl_free(rf, &iwqp->rq_pbl);
+	}
+}
+
+/**
+ * irdma_qp_release_user() - give the user buffer back to its registration
+ * @iwqp: QP
+ * @ucontext: its context
+ */
+static void irdma_qp_release_user(struct irdma_qp *iwqp,
+				  struct irdma_ucontext *ucontext)
+{
+	struct irdma_pci_f *rf = iwqp->iwdev->rf;
+
+	irdma_pbl_free(rf, &iwqp->sq_pbl);
+	irdma_pbl_free(rf, &iwqp->rq_pbl);
+	if (iwqp->ubuf)
+		irdma_ubuf_put(ucontext, iwqp->ubuf);
+	iwqp->ubuf = NULL;
+}
+
+/**
+ * irdma_create_qp() - create an iWARP RC QP
+ * @ibqp: the QP to initialise
+ * @attr: capabilities and CQs
+ * @udata: libirdma's struct irdma_create_qp_req / irdma_create_qp_resp
+ *
+ * libirdma sends its ring depths already rounded (cap.max_send_wr/
+ * max_recv_wr in WQEs of its chosen size); they come back unchanged.
+ * Only user QPs exist so far: kernel consumers get -EOPNOTSUPP.
+ *
+ * Return: 0 or a negative errno.
+ */
+int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
+		    struct ib_udata *udata)
+{
+	struct irdma_qp *iwqp = to_iwqp(ibqp);
+	struct irdma_device *iwdev = to_iwdev(ibqp->device);
+	struct irdma_pci_f *rf = iwdev->rf;
+	struct irdma_create_qp_resp resp = {};
+	struct irdma_create_qp_req req = {};
+	struct irdma_ucontext *ucontext;
+	struct irdma_qp_cmd_params p;
+	u32 sq_shift, max_quanta;
+	int id, ret;
+
+	if (attr->qp_type != IB_QPT_RC)
+		return -EOPNOTSUPP;
+	if (attr->srq || attr->create_flags)
+		return -EOPNOTSUPP;
+	if (!udata)
+		return -EOPNOTSUPP;
+	if (udata->inlen < sizeof(req) || udata->outlen < sizeof(resp))
+		return -EINVAL;
+	if (attr->cap.max_send_sge > IRDMA_GEN2_MAX_WQ_FRAGS ||
+	    attr->cap.max_recv_sge > IRDMA_GEN2_MAX_WQ_FRAGS ||
+	    attr->cap.max_inline_data > IRDMA_GEN2_MAX_INLINE)
+		return -EINVAL;
+	ret = ib_copy_from_udata(&req, udata, sizeof(req));
+	if (ret)
+		return ret;
+	ucontext = rdma_udata_to_drv_context(udata, struct irdma_ucontext,
+					     ibucontext);
+
+	sq_shift = irdma_wqe_shift(attr->cap.max_send_sge + 1,
+				   attr->cap.max_inline_data);
+	iwqp->rq_shift = irdma_wqe_shift(attr->cap.max_recv_sge, 0);
+	iwqp->sq_quanta = attr->cap.max_send_wr << sq_shift;
+	iwqp->rq_quanta = attr->cap.max_recv_wr << iwqp->rq_shift;
+	max_quanta = IRDMA_GEN2_MAX_WQ_QUANTA;
+	if (!is_power_of_2(iwqp->sq_quanta) || !is_power_of_2(iwqp->rq_quanta) ||
+	    iwqp->sq_quanta < 8 || iwqp->rq_quanta < 8 ||
+	    iwqp->sq_quanta > max_quanta || iwqp->rq_quanta > max_quanta)
+		return -EINVAL;
+
+	iwqp->iwdev = iwdev;
+	iwqp->pd_id = container_of(ibqp->pd, struct irdma_pd, ibpd)->pd_id;
+	iwqp->send_cq = container_of(attr->send_cq, struct irdma_cq, ibcq)->id;
+	iwqp->recv_cq = container_of(attr->recv_cq, struct irdma_cq, ibcq)->id;
+	iwqp->compl_ctx = req.user_compl_ctx;
+	iwqp->ib_state = IB_QPS_RESET;
+	refcount_set(&iwqp->refcnt, 1);	/* the QP table's */
+	init_completion(&iwqp->free);
+	mutex_init(&iwqp->state_lock);
+
+	id = ida_alloc_range(&rf->qp_ida, IRDMA_FIRST_USER_QP_ID, rf->max_qp - 1,
+			     GFP_KERNEL);
+	if (id < 0)
+		return id;
+	iwqp->id = id;
+	ibqp->qp_num = id;
+	ret = irdma_dma_alloc(rf, &iwqp->q2ctx, IRDMA_Q2CTX_SIZE, 256);
+	if (ret)
+		goto err_free_id;
+	ret = irdma_qp_setup_user(iwqp, ucontext, req.user_wqe_bufs);
+	if (ret)
+		goto err_release;
+	irdma_qp_fill_ctx(iwqp);
+
+	irdma_qp_cmd_params(iwqp, &p);
+	p.next_state = IRDMA_QPS_IDLE;
+	p.mac_valid = true;
+	p.cq_num_valid = true;
+	ret = irdma_cqp_qp_cmd(rf, IRDMA_CQP_OP_CREATE_QP, &p);
+	if (ret)
+		goto err_release;
+	set_bit(IRDMA_QP_CREATED, &iwqp->flags);
+	iwqp->hw_state = IRDMA_QPS_IDLE;
+	ret = xa_insert(&rf->qp_table, iwqp->id, iwqp, GFP_KERNEL);
+	if (ret)
+		goto err_destroy;
+
+	resp.qp_id = iwqp->id;
+	resp.actual_sq_size = attr->cap.max_send_wr;
+	resp.actual_rq_size = attr->cap.max_recv_wr;
+	resp.lsmm = 1;
+	resp.qp_caps = 0;
+	ret = ib_copy_to_udata(udata, &resp, min(sizeof(resp), udata->outlen));
+	if (ret)
+		goto err_erase;
+	return 0;
+
+err_erase:
+	xa_erase(&rf->qp_table, iwqp->id);
+err_destroy:
+	irdma_qp_cmd_params(iwqp, &p);
+	if (irdma_cqp_qp_cmd(rf, IRDMA_CQP_OP_DESTROY_QP, &p)) {
+		/* the adapter still has it: leave everything to it */
+		irdma_dma_leak(rf, &iwqp->q2ctx, -EIO);
+		return ret;
+	}
+err_release:
+	irdma_qp_release_user(iwqp, ucontext);
+	irdma_dma_free(rf, &iwqp->q2ctx);
+err_free_id:
+	ida_free(&rf->qp_ida, iwqp->id);
+	return ret;
+}
+
+/**
+ * irdma_modify_qp() - change a QP's state or attributes
+ * @ibqp: QP
+ * @attr: new attributes
+ * @mask: IB_QP_* attributes to change
+ * @udata: libirdma's struct irdma_modify_qp_req (re-flush requests) and
+ *	an optional 24-byte response
+ *
+ * iWARP: INIT and RTR are accepted (repeatedly) before the connection;
+ * RTS comes only from the CM; SQD closes the connection gracefully; ERR
+ * resets it and flushes the queues (again, on request, if already there).
+ *
+ * Return: 0 or a negative errno.
+ */
+int irdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		    struct ib_udata *udata)
+{
+	struct irdma_qp *iwqp = to_iwqp(ibqp);
+	struct irdma_modify_qp_resp resp = {};
+	struct irdma_modify_qp_req req = {};
+	enum ib_qp_state state;
+	int ret = 0;
+
+	if (mask & ~IB_QP_ATTR_STANDARD_BITS)
+		return -EOPNOTSUPP;
+	if (udata && udata->inlen) {
+		ret = ib_copy_from_udata(&req, udata, min(sizeof(req),
+							  udata->inlen));
+		if (ret)
+			return ret;
+	}
+	mutex_lock(&iwqp->state_lock);
+	if (mask & IB_QP_ACCESS_FLAGS) {
+		iwqp->rd_en = attr->qp_access_flags & IB_ACCESS_REMOTE_READ;
+		iwqp->wr_en = attr->qp_access_flags &
+			      (IB_ACCESS_REMOTE_WRITE | IB_ACCESS_LOCAL_WRITE);
+	}
+	if (!(mask & IB_QP_STATE))
+		goto out;
+	state = attr->qp_state;
+	switch (state) {
+	case IB_QPS_INIT:
+	case IB_QPS_RTR:
+		if (iwqp->ib_state > IB_QPS_RTR) {
+			ret = -EINVAL;
+			break;
+		}
+		iwqp->ib_state = state;
+		break;
+	case IB_QPS_RTS:
+		if (!test_bit(IRDMA_QP_OFFLOADED, &iwqp->flags))
+			ret = -EINVAL;	/* only the CM connects a QP */
+		else
+			iwqp->ib_state = state;
+		break;
+	case IB_QPS_SQD:
+		if (iwqp->hw_state == IRDMA_QPS_RTS) {
+			ret = irdma_qp_modify_hw(iwqp, IRDMA_QPS_CLOSING, false);
+			if (!ret)
+				irdma_cm_disconn(iwqp, 0, IRDMA_TCPS_FIN_WAIT_1);
+		}
+		if (!ret)
+			iwqp->ib_state = state;
+		break;
+	case IB_QPS_ERR:
+	case IB_QPS_RESET:
+		if (test_bit(IRDMA_QP_ERROR, &iwqp->flags)) {
+			/* libirdma asks again for work posted since */
+			if (req.sq_flush || req.rq_flush)
+				ret = irdma_cqp_flush_wqes(iwqp->iwdev->rf,
+							   iwqp->id, req.sq_flush,
+							   req.rq_flush,
+							   IRDMA_FLUSH_GENERAL_ERR);
+		} else {
+			bool connected = iwqp->hw_state == IRDMA_QPS_RTS ||
+					 iwqp->hw_state == IRDMA_QPS_CLOSING;
+
+			ret = irdma_qp_to_error(iwqp);
+			if (!ret && connected)
+				irdma_cm_disconn(iwqp, IRDMA_AE_RESET_SENT,
+						 IRDMA_TCPS_CLOSED);
+		}
+		if (!ret)
+			iwqp->ib_state = state;
+		break;
+	default:
+		ret = -EOPNOTSUPP;
+		break;
+	}
+out:
+	mutex_unlock(&iwqp->state_lock);
+	if (!ret && udata && udata->outlen)
+		ret = ib_copy_to_udata(udata, &resp, min(sizeof(resp),
+							 udata->outlen));
+	return ret;
+}
+
+/**
+ * irdma_query_qp() - report a QP's attributes
+ * @ibqp: QP
+ * @attr: filled in
+ * @mask: attributes asked for
+ * @init_attr: filled in
+ *
+ * Return: 0.
+ */
+int irdma_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		   struct ib_qp_init_attr *init_attr)
+{
+	struct irdma_qp *iwqp = to_iwqp(ibqp);
+
+	memset(attr, 0, sizeof(*attr));
+	memset(init_attr, 0, sizeof(*init_attr));
+	attr->qp_state = iwqp->ib_state;
+	attr->cur_qp_state = iwqp->ib_state;
+	attr->qp_access_flags = (iwqp->rd_en ? IB_ACCESS_REMOTE_READ : 0) |
+				(iwqp->wr_en ? IB_ACCESS_REMOTE_WRITE : 0);
+	attr->port_num = 1;
+	init_attr->qp_type = IB_QPT_RC;
+	init_attr->send_cq = ibqp->send_cq;
+	init_attr->recv_cq = ibqp->recv_cq;
+	return 0;
+}
+
+/**
+ * irdma_destroy_qp() - destroy a QP
+ * @ibqp: QP
+ * @udata: user data
+ *
+ * The CM forgets the QP first, a live connection is reset, and the QP
+ * waits for every reference (iw_cm, the CM's hw calls, AEs being
+ * delivered) before the adapter destroys it.
+ *
+ * Return: 0.
+ */
+int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
+{
+	struct irdma_qp *iwqp = to_iwqp(ibqp);
+	struct irdma_pci_f *rf = iwqp->iwdev->rf;
+	struct irdma_ucontext *ucontext =
+		rdma_udata_to_drv_context(udata, struct irdma_ucontext,
+					  ibucontext);
+	struct irdma_qp_cmd_params p;
+	int ret;
+
+	irdma_cm_qp_destroy(iwqp);
+	mutex_lock(&iwqp->state_lock);
+	if (iwqp->hw_state == IRDMA_QPS_RTS || iwqp->hw_state == IRDMA_QPS_CLOSING)
+		irdma_qp_to_error(iwqp);
+	mutex_unlock(&iwqp->state_lock);
+
+	xa_erase(&rf->qp_table, iwqp->id);
+	irdma_qp_put(iwqp);
+	wait_for_completion(&iwqp->free);
+
+	irdma_qp_cmd_params(iwqp, &p);
+	p.remove_hash = true;
+	ret = irdma_cqp_qp_cmd(rf, IRDMA_CQP_OP_DESTROY_QP, &p);
+	if (ret) {
+		/* the adapter may still use the context and the rings */
+		irdma_dma_leak(rf, &iwqp->q2ctx, ret);
+		irdma_dma_leak(rf, &iwqp->lsmm, ret);
+		return 0;
+	}
+	if (iwqp->lsmm_stag &&
+	    !irdma_dereg_phys_mr(rf, iwqp->pd_id, iwqp->lsmm_stag))
+		irdma_dma_free(rf, &iwqp->lsmm);
+	else
+		irdma_dma_leak(rf, &iwqp->lsmm, -EBUSY);
+	if (ucontext)
+		irdma_qp_release_user(iwqp, ucontext);
+	irdma_dma_free(rf, &iwqp->q2ctx);
+	ida_free(&rf->qp_ida, iwqp->id);
+	return 0;
+}
+
+/**
+ * irdma_qp_get() - a QP by number, with a reference
+ * @rf: RDMA function
+ * @qpn: QP id
+ *
+ * Context: any.
+ * Return: the QP or NULL.
+ */
+struct irdma_qp *irdma_qp_get(struct irdma_pci_f *rf, u32 qpn)
+{
+	struct irdma_qp *iwqp;
+	unsigned long flags;
+
+	xa_lock_irqsave(&rf->qp_table, flags);
+	iwqp = xa_load(&rf->qp_table, qpn);
+	if (iwqp && !refcount_inc_not_zero(&iwqp->refcnt))
+		iwqp = NULL;
+	xa_unlock_irqrestore(&rf->qp_table, flags);
+	return iwqp;
+}
+
+/**
+ * irdma_qp_ref() - take a QP reference
+ * @iwqp: QP
+ *
+ * Context: any.
+ */
+void irdma_qp_ref(struct irdma_qp *iwqp)
+{
+	refcount_inc(&iwqp->refcnt);
+}
+
+/**
+ * irdma_qp_put() - drop a QP reference; the last one lets destroy go on
+ * @iwqp: QP
+ *
+ * Context: any.
+ */
+void irdma_qp_put(struct irdma_qp *iwqp)
+{
+	if (refcount_dec_and_test(&iwqp->refcnt))
+		complete(&iwqp->free);
+}
+
+/**
+ * irdma_qp_write_conn_wqes() - the three connection WQEs at the SQ's start
+ * @iwqp: QP
+ * @info: the connection
+ *
+ * Slot 0: the LSMM (passive: the MPA reply as raw stream bytes, then wait
+ * for the peer's first PDU) or the RTR (active: zero-length Read or
+ * Write; a NOP for MPA v1); slot 1: NOP with local fence; slot 2: raise
+ * the "connection established" AE.  First lap: valid = 1.
+ *
+ * Return: 0 or a negative errno.
+ */
+static int irdma_qp_write_conn_wqes(struct irdma_qp *iwqp,
+				    const struct irdma_cm_offload_info *info)
+{
+	struct irdma_wqe w[IRDMA_CONN_WQES] = {};
+	struct scatterlist *sg = iwqp->ubuf->umem->sgt_append.sgt.sgl;
+	u64 hdr0;
+	void *va;
+	int i;
+
+	if (info->lsmm_len) {
+		w[0].qw[0] = cpu_to_le64(iwqp->lsmm.pa);
+		w[0].qw[1] = le64_encode_bits(info->lsmm_len, IRDMA_WQE_FRAG_LEN) |
+			     le64_encode_bits(iwqp->lsmm_stag, IRDMA_WQE_FRAG_STAG) |
+			     cpu_to_le64(IRDMA_WQE_FRAG_VALID);
+		hdr0 = FIELD_PREP(IRDMA_WQE_HDR_OPCODE, IRDMA_WQE_OP_SEND) |
+		       IRDMA_WQE_HDR_STREAMMODE | IRDMA_WQE_HDR_WAITFORRCVPDU;
+	} else if (info->active && info->rtr == IRDMA_RTR_READ) {
+		w[0].qw[1] = le64_encode_bits(IRDMA_RTR_READ_LSTAG,
+					      IRDMA_WQE_FRAG_STAG) |
+			     cpu_to_le64(IRDMA_WQE_FRAG_VALID);
+		hdr0 = FIELD_PREP(IRDMA_WQE_HDR_OPCODE, IRDMA_WQE_OP_RDMA_READ) |
+		       FIELD_PREP(IRDMA_WQE_HDR_REMSTAG, IRDMA_RTR_READ_RSTAG);
+	} else if (info->active && info->rtr == IRDMA_RTR_WRITE) {
+		w[0].qw[1] = cpu_to_le64(IRDMA_WQE_FRAG_VALID);
+		hdr0 = FIELD_PREP(IRDMA_WQE_HDR_OPCODE, IRDMA_WQE_OP_RDMA_WRITE);
+	} else {
+		hdr0 = FIELD_PREP(IRDMA_WQE_HDR_OPCODE, IRDMA_WQE_OP_NOP);
+	}
+	w[0].qw[IRDMA_WQE_HDR] = cpu_to_le64(hdr0 | IRDMA_WQE_HDR_VALID);
+	w[1].qw[IRDMA_WQE_HDR] =
+		cpu_to_le64(FIELD_PREP(IRDMA_WQE_HDR_OPCODE, IRDMA_WQE_OP_NOP) |
+			    IRDMA_WQE_HDR_LOCALFENCE | IRDMA_WQE_HDR_VALID);
+	w[2].qw[IRDMA_WQE_HDR] =
+		cpu_to_le64(FIELD_PREP(IRDMA_WQE_HDR_OPCODE,
+				       IRDMA_WQE_OP_GEN_RTS_AE) |
+			    IRDMA_WQE_HDR_VALID);
+
+	/* the SQ starts the page-aligned user buffer */
+	if (!sg || sg->length < sizeof(w))
+		return -EINVAL;
+	va = kmap_local_page(sg_page(sg));
+	for (i = 0; i < IRDMA_CONN_WQES; i++) {
+		struct irdma_wqe *dst = va + i * sizeof(struct irdma_wqe);
+
+		dst->qw[0] = w[i].qw[0];
+		dst->qw[1] = w[i].qw[1];
+		dst->qw[2] = w[i].qw[2];
+	}
+	/* bodies before the valid headers */
+	wmb();
+	for (i = 0; i < IRDMA_CONN_WQES; i++) {
+		struct irdma_wqe *dst = va + i * sizeof(struct irdma_wqe);
+
+		WRITE_ONCE(dst->qw[IRDMA_WQE_HDR], w[i].qw[IRDMA_WQE_HDR]);
+	}
+	kunmap_local(va);
+	return 0;
+}
+
+/**
+ * irdma_qp_offload() - hand an established connection to a QP
+ * @iwqp: QP
+ * @info: TCP and iWARP context from the CM
+ *
+ * Writes the connection WQEs and the context, then moves the QP to RTS.
+ * The adapter reports LLP_CONNECTION_ESTABLISHED when it reaches the
+ * third WQE; the AE path calls irdma_cm_qp_established().
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or a negative errno.
+ */
+int irdma_qp_offload(struct irdma_qp *iwqp,
+		     const struct irdma_cm_offload_info *info)
+{
+	struct irdma_pci_f *rf = iwqp->iwdev->rf;
+	struct irdma_qp_cmd_params p;
+	int ret;
+
+	mutex_lock(&iwqp->state_lock);
+	if (iwqp->hw_state != IRDMA_QPS_IDLE || !iwqp->ubuf) {
+		ret = -EINVAL;
+		goto out;
+	}
+	if (info->lsmm_len && !iwqp->lsmm_stag) {
+		ret = irdma_dma_alloc(rf, &iwqp->lsmm, info->lsmm_len, 8);
+		if (ret)
+			goto out;
+		memcpy(iwqp->lsmm.va, info->lsmm, info->lsmm_len);
+		ret = irdma_reg_phys_mr(rf, iwqp->pd_id, &iwqp->lsmm,
+					&iwqp->lsmm_stag);
+		if (ret) {
+			irdma_dma_free(rf, &iwqp->lsmm);
+			goto out;
+		}
+	}
+	ret = irdma_qp_write_conn_wqes(iwqp, info);
+	if (ret)
+		goto out;
+	irdma_qp_fill_tcp_ctx(iwqp, info);
+	/* the context must be in memory before the modify points at it */
+	dma_wmb();
+
+	irdma_qp_cmd_params(iwqp, &p);
+	p.next_state = IRDMA_QPS_RTS;
+	p.tcp_ctx_valid = true;
+	p.ord_valid = true;
+	p.arp_valid = true;
+	p.cq_num_valid = true;
+	p.mac_valid = true;
+	ret = irdma_cqp_qp_cmd(rf, IRDMA_CQP_OP_MODIFY_QP, &p);
+	if (ret)
+		goto out;
+	set_bit(IRDMA_QP_OFFLOADED, &iwqp->flags);
+	iwqp->hw_state = IRDMA_QPS_RTS;
+	iwqp->ib_state = IB_QPS_RTS;
+out:
+	mutex_unlock(&iwqp->state_lock);
+	return ret;
+}
+
+/**
+ * irdma_qp_close() - graceful close of an offloaded QP (the adapter sends
+ * FIN)
+ * @iwqp: QP
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or a negative errno.
+ */
+int irdma_qp_close(struct irdma_qp *iwqp)
+{
+	int ret = 0;
+
+	mutex_lock(&iwqp->state_lock);
+	if (iwqp->hw_state == IRDMA_QPS_RTS)
+		ret = irdma_qp_modify_hw(iwqp, IRDMA_QPS_CLOSING, false);
+	mutex_unlock(&iwqp->state_lock);
+	return ret;
+}
+
+/**
+ * irdma_qp_reset() - abortive close of a QP (the adapter sends RST)
+ * @iwqp: QP
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or a negative errno.
+ */
+int irdma_qp_reset(struct irdma_qp *iwqp)
+{
+	int ret;
+
+	mutex_lock(&iwqp->state_lock);
+	ret = irdma_qp_to_error(iwqp);
+	if (!ret)
+		iwqp->ib_state = IB_QPS_ERR;
+	mutex_unlock(&iwqp->state_lock);
+	return ret;
+}
+
+/**
+ * irdma_qp_flush() - complete the QP's posted work in error
+ * @iwqp: QP
+ *
+ * Context: process context, may sleep.
+ */
+void irdma_qp_flush(struct irdma_qp *iwqp)
+{
+	mutex_lock(&iwqp->state_lock);
+	if (!test_bit(IRDMA_QP_ERROR, &iwqp->flags))
+		irdma_qp_to_error(iwqp);
+	else
+		irdma_cqp_flush_wqes(iwqp->iwdev->rf, iwqp->id, true, true,
+				     IRDMA_FLUSH_GENERAL_ERR);
+	iwqp->ib_state = IB_QPS_ERR;
+	mutex_unlock(&iwqp->state_lock);
+}
+
+/**
+ * irdma_qp_async_event() - report a QP event to the consumer
+ * @iwqp: QP
+ * @type: IB_EVENT_*
+ *
+ * Context: any.
+ */
+void irdma_qp_async_event(struct irdma_qp *iwqp, enum ib_event_type type)
+{
+	struct ib_qp *ibqp = &iwqp->ibqp;
+	struct ib_event ev = {
+		.device = ibqp->device,
+		.element.qp = ibqp,
+		.event = type,
+	};
+
+	if (ibqp->event_handler)
+		ibqp->event_handler(&ev, ibqp->qp_context);
+}
