@@ -2830,7 +2830,7 @@ static int irdma_cm_init_tsa_conn(struct irdma_cm_node *cm_node,
 		info.lsmm = cm_node->lsmm;
 		info.lsmm_len = cm_node->mpa_frame_len;
 	}
-	irdma_cm_node_qhash(cm_node, false);
+	/* steering stays until the node goes: see qp_offload in cm.h */
 	ret = cm_core->ops->qp_offload(iwqp, &info);
 	if (ret) {
 		irdma_cm_err(cm_core, "offload of QP %u failed %d\n",

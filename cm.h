@@ -103,9 +103,13 @@
  *   WQE then, only the NOP and GEN_RTS_AE pair.  rtr is IRDMA_RTR_NONE
  *   for MPA v1 connections: no RTR WQE.  Addresses in @info use the QP
  *   context layout (IPv4 in [3]); everywhere else in this header IPv4
- *   is in [0].  Before the call the CM has deleted its own
- *   IRDMA_QHASH_TYPE_TCP_ESTABLISHED entry for the 4-tuple (the QP takes
- *   the connection's frames from the RTS transition on).
+ *   is in [0].  The CM keeps its IRDMA_QHASH_TYPE_TCP_ESTABLISHED
+ *   entry for the 4-tuple until the node goes: the QP takes the
+ *   connection's frames from the RTS transition on, and deleting the
+ *   entry earlier would let frames arriving before the modify reach the
+ *   host stack (which answers with a RST).  The QP's ERROR/destroy with
+ *   remove-hash drops it in the adapter; the CM's later delete is then a
+ *   no-op.
  * - qp_close(iwqp): graceful close of an offloaded QP (modify to CLOSING,
  *   the adapter sends FIN).
  * - qp_reset(iwqp): abortive close (modify to ERROR with RESETCON and
