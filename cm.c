@@ -1693,7 +1693,8 @@ static int irdma_send_fin(struct irdma_cm_node *cm_node)
  *	in use
  *
  * The request rides on the ACK of the SYN-ACK and is retransmitted until
- * acknowledged.  The node moves to MPAREQ_SENT.
+ * acknowledged.  The node moves to MPAREQ_SENT and its state timer waits
+ * tun.mpa_timeout for the reply (irdma_handle_close_entry()).
  *
  * Context: cm_core->mutex held.
  * Return: 0, -EINVAL if the frame cannot be built, or -ENOMEM.
@@ -1711,9 +1712,12 @@ static int irdma_send_mpa_request(struct irdma_cm_node *cm_node)
 	ret = irdma_cm_send_seg(cm_node, NULL, 0, cm_node->mpa_frame,
 				cm_node->mpa_frame_len,
 				IRDMA_TCP_ACK | IRDMA_TCP_PSH, true);
-	if (!ret)
-		irdma_cm_set_state(cm_node, IRDMA_CM_STATE_MPAREQ_SENT);
-	return ret;
+	if (ret)
+		return ret;
+	irdma_cm_set_state(cm_node, IRDMA_CM_STATE_MPAREQ_SENT);
+	/* an acknowledged request stops the retransmissions, not the wait */
+	irdma_cm_arm_state_timer(cm_node, cm_node->core->tun.mpa_timeout);
+	return 0;
 }
 
 /**
@@ -2041,6 +2045,7 @@ static void irdma_cm_mpa_v1_fallback(struct irdma_cm_node *cm_node)
 	irdma_cm_dbg(cm_node->core, "node %p: reset to MPA v2, retrying v1\n",
 		     cm_node);
 	irdma_free_retrans_entry(cm_node);
+	irdma_cm_stop_state_timer(cm_node);
 	cm_node->mpa_v1_only = true;
 	cm_node->mpa_rev = IRDMA_MPA_REV1;
 	cm_node->mpa_enhanced = false;
@@ -2658,12 +2663,43 @@ static void irdma_cm_rexmit(struct irdma_cm_node *cm_node)
 }
 
 /**
+ * irdma_cm_mpa_reply_timeout() - an active open got no MPA reply in time
+ * @cm_node: active node in MPAREQ_SENT (the caller holds a reference)
+ *
+ * The peer acknowledged the request (or never did, and the
+ * retransmissions still run) but did not answer within tun.mpa_timeout:
+ * RST, CONNECT_REPLY(-ETIMEDOUT), the node ends.  iw_cm keeps the id's
+ * connect pending until CONNECT_REPLY, and destroying the id waits for
+ * it, so this wait must end.  A loopback partner still waiting for its
+ * ULP's answer is reset as the wire's RST would.
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_cm_mpa_reply_timeout(struct irdma_cm_node *cm_node)
+{
+	struct irdma_cm_core *cm_core = cm_node->core;
+	struct irdma_cm_node *peer = cm_node->lpb_peer;
+
+	lockdep_assert_held(&cm_core->mutex);
+	irdma_cm_dbg(cm_core, "node %p: no MPA reply from port %u\n", cm_node,
+		     cm_node->rem_port);
+	cm_core->stats.connect_timeouts++;
+	if (peer && peer->state != IRDMA_CM_STATE_CLOSED && !peer->offloaded) {
+		irdma_cm_node_get(peer);
+		irdma_passive_open_err(peer, false);
+		irdma_rem_ref_cm_node(peer);
+	}
+	irdma_active_open_err(cm_node, !cm_node->loopback, -ETIMEDOUT);
+}
+
+/**
  * irdma_handle_close_entry() - the state timer of a node expired
  * @cm_node: node (the work holds a reference)
  *
  * TIME_WAIT and FIN_WAIT2 end the node.  A passive node still waiting
  * for the MPA request, or an active one waiting for the FIN after a
- * reject, is reset.  An offloaded node either never got its RTS AE (the
+ * reject, is reset.  An active node still waiting for the MPA reply fails
+ * its connect (irdma_cm_mpa_reply_timeout()).  An offloaded node either never got its RTS AE (the
  * QP is reset and the ULP told -ETIMEDOUT) or ran its close timer (the
  * QP is reset and the disconnect completes as if RESET_SENT was seen).
  *
@@ -2682,6 +2718,9 @@ static void irdma_handle_close_entry(struct irdma_cm_node *cm_node)
 		break;
 	case IRDMA_CM_STATE_ESTABLISHED:
 		irdma_passive_open_err(cm_node, true);
+		break;
+	case IRDMA_CM_STATE_MPAREQ_SENT:
+		irdma_cm_mpa_reply_timeout(cm_node);
 		break;
 	case IRDMA_CM_STATE_MPAREJ_RCVD:
 		irdma_send_reset(cm_node);
@@ -4047,6 +4086,7 @@ static int irdma_cm_loopback_connect(struct irdma_cm_node *cm_node)
 	cm_node->snd_nxt += cm_node->mpa_frame_len;
 	peer->rcv_nxt += cm_node->mpa_frame_len;
 	irdma_cm_set_state(cm_node, IRDMA_CM_STATE_MPAREQ_SENT);
+	irdma_cm_arm_state_timer(cm_node, cm_core->tun.mpa_timeout);
 	irdma_cm_set_state(peer, IRDMA_CM_STATE_ESTABLISHED);
 	memcpy(peer->mpa_rx, cm_node->mpa_frame, cm_node->mpa_frame_len);
 	peer->mpa_rx_len = cm_node->mpa_frame_len;

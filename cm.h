@@ -572,7 +572,8 @@ struct irdma_cm_net_ops {
  * @rts_timeout: wait for the RTS AE after offload (12 s)
  * @fin_wait2_timeout: wait for the peer's FIN after ours is acknowledged
  * @mpa_timeout: passive side: wait for the MPA request after the TCP
- *	handshake; active side: wait for the FIN after a reject
+ *	handshake; active side: wait for the MPA reply after sending the
+ *	request (acknowledged or not), and for the FIN after a reject
  * @mpa_v1_fallback: an active open whose MPA v2 request is answered with
  *	RST retries once with MPA v1 (some RFC 5044 peers reset rev 2)
  */
@@ -600,7 +601,8 @@ struct irdma_cm_tunables {
  * @challenge_acks: challenge ACKs sent for in-window RSTs
  * @accepts: connections accepted
  * @rejects: connections rejected
- * @connect_timeouts: active opens that ran out of retransmissions
+ * @connect_timeouts: active opens that ran out of retransmissions or
+ *	got no MPA reply within tun.mpa_timeout
  * @listen_overflows: SYNs refused by a full backlog
  */
 struct irdma_cm_stats {

@@ -2252,6 +2252,63 @@ static void irdma_test_mpa_request_timeout(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, l->nev, 0);
 }
 
+/* the peer's CM acknowledges the MPA request; its ULP never answers */
+static void irdma_test_mpa_reply_timeout(struct kunit *test)
+{
+	struct irdma_test_cmid *l = irdma_t_listen(test, true, NULL, 4);
+	struct irdma_test_cmid *a = irdma_t_cmid(test, 0);
+	struct irdma_test_cmid *n = irdma_t_cmid(test, 1);
+	struct irdma_cm_node *cm;
+
+	KUNIT_ASSERT_EQ(test, irdma_t_connect(test, a, "wait", 4), 0);
+	irdma_t_pump();
+	KUNIT_ASSERT_EQ(test, l->nev, 1);
+	KUNIT_EXPECT_EQ(test, a->nev, 0);
+	mutex_lock(&irdma_t_core(0)->mutex);
+	cm = irdma_t_find(0, T_PORT_A);
+	KUNIT_EXPECT_TRUE(test, cm && cm->state == IRDMA_CM_STATE_MPAREQ_SENT &&
+			  !cm->tx.pending);	/* acknowledged */
+	mutex_unlock(&irdma_t_core(0)->mutex);
+	irdma_t_run(400);
+	KUNIT_ASSERT_EQ(test, a->nev, 1);
+	KUNIT_EXPECT_EQ(test, a->ev[0].type, IW_CM_EVENT_CONNECT_REPLY);
+	KUNIT_EXPECT_EQ(test, a->ev[0].status, -ETIMEDOUT);
+	KUNIT_EXPECT_EQ(test, a->refs, 0);
+	KUNIT_EXPECT_EQ(test, irdma_t_tqp(0, 0)->refs, 0);
+	KUNIT_EXPECT_EQ(test, irdma_t_core(0)->stats.connect_timeouts, 1ull);
+	KUNIT_EXPECT_EQ(test, irdma_t_core(0)->node_cnt, 0u);
+	/* the RST reached the passive side: a late accept finds it gone */
+	KUNIT_EXPECT_EQ(test, irdma_t_accept(l, n, 10, NULL, 0, 8, 8),
+			-ECONNRESET);
+	KUNIT_EXPECT_EQ(test, irdma_t_core(1)->node_cnt, 0u);
+}
+
+/* the same over loopback: no wire, the passive ULP never answers */
+static void irdma_test_loopback_mpa_reply_timeout(struct kunit *test)
+{
+	struct irdma_test_cmid *l = irdma_t_cmid(test, 0);
+	struct irdma_test_cmid *a = irdma_t_cmid(test, 0);
+	struct irdma_test_cmid *n = irdma_t_cmid(test, 0);
+	u32 a0 = T_ADDR0;
+
+	irdma_t_sin(&l->id.m_local_addr, true, &a0, T_PORT_L);
+	KUNIT_ASSERT_EQ(test, irdma_create_listen(&l->id, 4), 0);
+	KUNIT_ASSERT_EQ(test, irdma_t_connect_to(a, 0, true, &a0, &a0, T_PORT_A,
+						 10, NULL, 0, 8, 8), 0);
+	KUNIT_ASSERT_EQ(test, l->nev, 1);
+	irdma_t_run(400);
+	KUNIT_ASSERT_EQ(test, a->nev, 1);
+	KUNIT_EXPECT_EQ(test, a->ev[0].type, IW_CM_EVENT_CONNECT_REPLY);
+	KUNIT_EXPECT_EQ(test, a->ev[0].status, -ETIMEDOUT);
+	KUNIT_EXPECT_EQ(test, a->refs, 0);
+	KUNIT_EXPECT_EQ(test, irdma_t_accept(l, n, 11, NULL, 0, 8, 8),
+			-ECONNRESET);
+	KUNIT_EXPECT_EQ(test, n->refs, 0);
+	KUNIT_EXPECT_EQ(test, irdma_t_tqp(0, 0)->refs, 0);
+	KUNIT_EXPECT_EQ(test, irdma_t_tqp(0, 1)->refs, 0);
+	KUNIT_EXPECT_EQ(test, irdma_t_core(0)->node_cnt, 0u);
+}
+
 static void irdma_test_ipv6_address_follow(struct kunit *test)
 {
 	static const u32 v6n[4] = { 0xfd000000, 0, 0, 0x22 };
@@ -2883,6 +2940,8 @@ static struct kunit_case irdma_cm_conn_cases[] = {
 	KUNIT_CASE(irdma_test_accept_after_peer_reset),
 	KUNIT_CASE(irdma_test_duplicate_syn_resends_synack),
 	KUNIT_CASE(irdma_test_mpa_request_timeout),
+	KUNIT_CASE(irdma_test_mpa_reply_timeout),
+	KUNIT_CASE(irdma_test_loopback_mpa_reply_timeout),
 	KUNIT_CASE(irdma_test_ipv6_address_follow),
 	KUNIT_CASE(irdma_test_time_wait_syn_reopens),
 	KUNIT_CASE(irdma_test_listen_backlog),
