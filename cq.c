@@ -119,12 +119,58 @@ static void irdma_cq_release_user(struct irdma_cq *cq,
 }
 
 /**
+ * irdma_cq_setup_kernel() - the ring of a kernel CQ, in driver memory
+ * @cq: the CQ, with @size set
+ * @rf: RDMA function
+ *
+ * Return: 0 or -ENOMEM.
+ */
+static int irdma_cq_setup_kernel(struct irdma_cq *cq, struct irdma_pci_f *rf)
+{
+	struct irdma_kcq *kcq;
+	int ret;
+
+	kcq = kzalloc(sizeof(*kcq), GFP_KERNEL);
+	if (!kcq)
+		return -ENOMEM;
+	spin_lock_init(&kcq->lock);
+	ret = irdma_cq_ring_alloc(rf, &kcq->ring, cq->id, cq->size);
+	if (ret) {
+		kfree(kcq);
+		return ret;
+	}
+	cq->k = kcq;
+	cq->ring_pbl.pa = kcq->ring.mem.pa;
+	cq->shadow_pa = kcq->ring.shadow_pa;
+	return 0;
+}
+
+/**
+ * irdma_cq_release() - free what a CQ's rings took
+ * @cq: the CQ
+ * @rf: RDMA function
+ * @ucontext: its context (user CQs) or NULL
+ */
+static void irdma_cq_release(struct irdma_cq *cq, struct irdma_pci_f *rf,
+			     struct irdma_ucontext *ucontext)
+{
+	if (cq->k) {
+		irdma_dma_free(rf, &cq->k->ring.mem);
+		kfree(cq->k);
+		cq->k = NULL;
+	} else if (ucontext) {
+		irdma_cq_release_user(cq, ucontext);
+	}
+}
+
+/**
  * irdma_create_cq() - create a completion queue
  * @ibcq: the CQ to initialise
  * @attr: size and completion vector
- * @udata: libirdma's struct irdma_create_cq_req / irdma_create_cq_resp
+ * @udata: libirdma's struct irdma_create_cq_req / irdma_create_cq_resp,
+ *	or NULL for a kernel CQ
  *
- * Only user CQs exist so far: kernel consumers get -EOPNOTSUPP.
+ * A kernel CQ's ring is driver memory polled by irdma_poll_cq().
  *
  * Return: 0 or a negative errno.
  */
@@ -140,20 +186,26 @@ int irdma_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 	struct irdma_cq_params p;
 	int id, ret;
 
-	if (!udata)
-		return -EOPNOTSUPP;
 	if (attr->flags & ~IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION)
 		return -EOPNOTSUPP;
-	if (attr->cqe < 1 || attr->cqe > FIELD_MAX(IRDMA_CQP_CQ_QW0_SIZE))
+	if (attr->cqe < 1 || attr->cqe > IRDMA_GEN2_MAX_CQ_SIZE)
 		return -EINVAL;
-	if (udata->inlen < sizeof(req))
+	if (udata) {
+		if (udata->inlen < sizeof(req))
+			return -EINVAL;
+		ret = ib_copy_from_udata(&req, udata, sizeof(req));
+		if (ret)
+			return ret;
+		/* libirdma sends the final ring size */
+		cq->size = max_t(u32, attr->cqe, IRDMA_MIN_CQ_SIZE);
+	} else {
+		/* room for extended CQEs, as libirdma leaves */
+		cq->size = (attr->cqe + 1) * 2;
+	}
+	if (cq->size > FIELD_MAX(IRDMA_CQP_CQ_QW0_SIZE))
 		return -EINVAL;
-	ret = ib_copy_from_udata(&req, udata, sizeof(req));
-	if (ret)
-		return ret;
 	ucontext = rdma_udata_to_drv_context(udata, struct irdma_ucontext,
 					     ibucontext);
-	cq->size = max_t(u32, attr->cqe, IRDMA_MIN_CQ_SIZE);
 	cq->ceq_id = attr->comp_vector % rf->num_ceqs;
 
 	id = ida_alloc_range(&rf->cq_ida, IRDMA_FIRST_USER_CQ_ID, rf->max_cq - 1,
@@ -161,7 +213,10 @@ int irdma_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 	if (id < 0)
 		return id;
 	cq->id = id;
-	ret = irdma_cq_setup_user(cq, ucontext, &req);
+	if (udata)
+		ret = irdma_cq_setup_user(cq, ucontext, &req);
+	else
+		ret = irdma_cq_setup_kernel(cq, rf);
 	if (ret)
 		goto err_release;
 	ret = xa_insert(&rf->cq_table, cq->id, cq, GFP_KERNEL);
@@ -173,6 +228,8 @@ int irdma_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		goto err_erase;
 	cq->created = true;
 
+	if (!udata)
+		return 0;
 	resp.cq_id = cq->id;
 	resp.cq_size = cq->size;
 	ret = ib_copy_to_udata(udata, &resp, min(sizeof(resp), udata->outlen));
@@ -189,7 +246,7 @@ err_destroy:
 err_erase:
 	xa_erase(&rf->cq_table, cq->id);
 err_release:
-	irdma_cq_release_user(cq, ucontext);
+	irdma_cq_release(cq, rf, ucontext);
 	ida_free(&rf->cq_ida, cq->id);
 	return ret;
 }
@@ -223,8 +280,7 @@ int irdma_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 	}
 	xa_erase(&rf->cq_table, cq->id);
 	synchronize_irq(rf->ceqs[cq->ceq_id].vec->irq);
-	if (ucontext)
-		irdma_cq_release_user(cq, ucontext);
+	irdma_cq_release(cq, rf, ucontext);
 	ida_free(&rf->cq_ida, cq->id);
 	return 0;
 }
@@ -239,14 +295,16 @@ int irdma_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 void irdma_cq_event(struct irdma_pci_f *rf, u32 cq_id)
 {
 	struct irdma_cq *cq = xa_load(&rf->cq_table, cq_id);
+	struct ib_cq *ibcq;
 
 	if (!cq) {
 		dev_dbg_ratelimited(rf->dma_dev, "event for unknown CQ %u\n",
 				    cq_id);
 		return;
 	}
-	if (cq->ibcq.comp_handler)
-		cq->ibcq.comp_handler(&cq->ibcq, cq->ibcq.cq_context);
+	ibcq = &cq->ibcq;
+	if (ibcq->comp_handler)
+		ibcq->comp_handler(ibcq, ibcq->cq_context);
 }
 
 /**
@@ -260,35 +318,14 @@ void irdma_cq_async_event(struct irdma_pci_f *rf, u32 cq_id)
 {
 	struct irdma_cq *cq = xa_load(&rf->cq_table, cq_id);
 	struct ib_event ev = { .event = IB_EVENT_CQ_ERR };
+	struct ib_cq *ibcq;
 
-	if (!cq || !cq->ibcq.event_handler)
+	if (!cq)
 		return;
-	ev.device = cq->ibcq.device;
-	ev.element.cq = &cq->ibcq;
-	cq->ibcq.event_handler(&ev, cq->ibcq.cq_context);
-}
-
-/**
- * irdma_poll_cq() - kernel CQ polling (no kernel CQs exist yet)
- * @ibcq: CQ
- * @num_entries: capacity of @wc
- * @wc: completions
- *
- * Return: 0.
- */
-int irdma_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc)
-{
-	return 0;
-}
-
-/**
- * irdma_req_notify_cq() - kernel CQ arming (no kernel CQs exist yet)
- * @ibcq: CQ
- * @flags: notification flags
- *
- * Return: -EOPNOTSUPP.
- */
-int irdma_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
-{
-	return -EOPNOTSUPP;
+	ibcq = &cq->ibcq;
+	if (!ibcq->event_handler)
+		return;
+	ev.device = ibcq->device;
+	ev.element.cq = ibcq;
+	ibcq->event_handler(&ev, ibcq->cq_context);
 }

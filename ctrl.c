@@ -1306,3 +1306,27 @@ int irdma_cqp_flush_wqes(struct irdma_pci_f *rf, u32 qp_id, bool sq, bool rq,
 					 IRDMA_CQP_FLUSH_QW2_SQMJERR);
 	return irdma_cqp_exec(rf, &cmd);
 }
+
+/**
+ * irdma_cqp_alloc_stag_cmd() - build ALLOC_STAG for a fast-register region
+ * @rf: RDMA function
+ * @cmd: command to build
+ * @mr: the region, with its STag and page list allocated
+ * @pd_id: its PD
+ */
+void irdma_cqp_alloc_stag_cmd(struct irdma_pci_f *rf, struct irdma_cqp_cmd *cmd,
+			      const struct irdma_mr *mr, u32 pd_id)
+{
+	irdma_cqp_hdr(cmd, IRDMA_CQP_OP_ALLOC_STAG,
+		      IRDMA_CQP_STAG_QW3_MR |
+		      FIELD_PREP(IRDMA_CQP_QW3_LPBLSIZE, mr->pbl.level) |
+		      FIELD_PREP(IRDMA_CQP_STAG_QW3_HPAGESIZE, IRDMA_PAGE_SIZE_4K) |
+		      IRDMA_CQP_STAG_QW3_REMACCENABLED);
+	cmd->wqe.qw[1] = le64_encode_bits((u64)mr->fr_max << PAGE_SHIFT,
+					  IRDMA_CQP_STAG_QW1_LEN) |
+			 irdma_cqp_stag_pd(rf, pd_id);
+	cmd->wqe.qw[2] = le64_encode_bits(mr->stag >> 8, IRDMA_CQP_STAG_QW2_IDX);
+	cmd->wqe.qw[5] = le64_encode_bits(rf->pf_id, IRDMA_CQP_STAG_QW5_HMC_FN_ID);
+	cmd->wqe.qw[6] = le64_encode_bits(mr->pbl.first,
+					  IRDMA_CQP_STAG_QW6_FIRST_PBLE);
+}

@@ -1136,6 +1136,51 @@ enum irdma_wqe_op {
 	IRDMA_WQE_OP_GEN_RTS_AE = 0x30,
 };
 
+/* fast-register WQE (kernel) */
+#define IRDMA_FRWQE_QW1_FIRSTPBLIDXHI	GENMASK_ULL(11, 0)	/* PBLE index 27:16 */
+#define IRDMA_FRWQE_QW1_PBLADDR		GENMASK_ULL(63, 12)	/* first page */
+#define IRDMA_FRWQE_QW2_STAGLEN		GENMASK_ULL(40, 0)
+#define IRDMA_FRWQE_QW2_FIRSTPBLIDXLO	GENMASK_ULL(63, 48)	/* PBLE index 15:0 */
+#define IRDMA_FRWQE_HDR_STAGKEY		GENMASK_ULL(7, 0)
+#define IRDMA_FRWQE_HDR_STAGINDEX	GENMASK_ULL(31, 8)
+#define IRDMA_FRWQE_HDR_LPBLSIZE	GENMASK_ULL(45, 44)
+#define IRDMA_FRWQE_HDR_HPAGESIZE	GENMASK_ULL(47, 46)
+#define IRDMA_FRWQE_HDR_STAGRIGHTS	GENMASK_ULL(52, 48)
+#define IRDMA_FRWQE_HDR_VABASEDTO	BIT_ULL(53)
+/* SQ ring rules */
+#define IRDMA_SQ_RSVD			258	/* quanta kept free */
+#define IRDMA_RQ_RSVD			1
+#define IRDMA_MAX_QUANTA_PER_WR		8	/* a WQE never crosses 8 quanta */
+
+/**
+ * enum irdma_flush_code - MINERR of a flush CQE (MAJERR 1)
+ * @IRDMA_FLUSH_GENERAL_ERR: flushed
+ * @IRDMA_FLUSH_PROT_ERR: local protection error
+ * @IRDMA_FLUSH_REM_ACCESS_ERR: remote access error
+ * @IRDMA_FLUSH_LOC_QP_OP_ERR: local QP operation error
+ * @IRDMA_FLUSH_REM_OP_ERR: remote operation error
+ * @IRDMA_FLUSH_LOC_LEN_ERR: local length error
+ * @IRDMA_FLUSH_FATAL_ERR: fatal error
+ * @IRDMA_FLUSH_RETRY_EXC_ERR: retries exceeded
+ * @IRDMA_FLUSH_MW_BIND_ERR: memory window bind error
+ * @IRDMA_FLUSH_REM_INV_REQ_ERR: remote invalid request
+ */
+enum irdma_flush_code {
+	IRDMA_FLUSH_GENERAL_ERR = 1,
+	IRDMA_FLUSH_PROT_ERR = 2,
+	IRDMA_FLUSH_REM_ACCESS_ERR = 3,
+	IRDMA_FLUSH_LOC_QP_OP_ERR = 4,
+	IRDMA_FLUSH_REM_OP_ERR = 5,
+	IRDMA_FLUSH_LOC_LEN_ERR = 6,
+	IRDMA_FLUSH_FATAL_ERR = 7,
+	IRDMA_FLUSH_RETRY_EXC_ERR = 8,
+	IRDMA_FLUSH_MW_BIND_ERR = 9,
+	IRDMA_FLUSH_REM_INV_REQ_ERR = 10,
+};
+
+/* CQP ALLOC_STAG: PBL for fast-registered regions */
+#define IRDMA_CQP_STAG_QW0_VA		GENMASK_ULL(63, 0)
+
 /* ILQ (privileged UDA QP) buffers */
 #define IRDMA_ILQ_BUF_SIZE		1024
 #define IRDMA_ILQ_RX_IPV4_PAD		20	/* IPv4 header at byte 20 */

@@ -347,6 +347,22 @@ void irdma_ubuf_put(struct irdma_ucontext *ucontext, struct irdma_ubuf *ubuf);
 struct ib_mr *irdma_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 len,
 				u64 virt, int acc, struct ib_udata *udata);
 int irdma_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
+struct ib_mr *irdma_get_dma_mr(struct ib_pd *ibpd, int acc);
+struct ib_mr *irdma_alloc_mr(struct ib_pd *ibpd, enum ib_mr_type type,
+			     u32 max_num_sg);
+int irdma_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,
+		    unsigned int *sg_offset);
+void irdma_frwqe_fill(struct irdma_qp *iwqp, const struct ib_reg_wr *wr,
+		      struct irdma_wqe *wqe, u64 *hdr);
+void irdma_cqp_alloc_stag_cmd(struct irdma_pci_f *rf, struct irdma_cqp_cmd *cmd,
+			      const struct irdma_mr *mr, u32 pd_id);
+
+/* post.c: the kernel data path */
+int irdma_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
+		    const struct ib_send_wr **bad_wr);
+int irdma_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
+		    const struct ib_recv_wr **bad_wr);
+void irdma_cq_scrub(struct irdma_cq *cq, u32 qpn);
 
 /* cq.c */
 dma_addr_t irdma_umem_page_dma(struct ib_umem *umem, u32 idx);

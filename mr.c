@@ -493,3 +493,167 @@ int irdma_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	kfree(mr);
 	return 0;
 }
+
+/**
+ * irdma_get_dma_mr() - a region covering all of memory, for kernel QPs
+ * @ibpd: PD
+ * @acc: access flags
+ *
+ * Kernel QPs are privileged: STag 0 addresses DMA memory directly, which
+ * is also the device's local_dma_lkey.  Remote access to all of memory is
+ * not offered.
+ *
+ * Return: the region or an ERR_PTR().
+ */
+struct ib_mr *irdma_get_dma_mr(struct ib_pd *ibpd, int acc)
+{
+	struct irdma_mr *mr;
+
+	if (acc & (IB_ACCESS_REMOTE_READ | IB_ACCESS_REMOTE_WRITE |
+		   IB_ACCESS_MW_BIND))
+		return ERR_PTR(-EOPNOTSUPP);
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	if (!mr)
+		return ERR_PTR(-ENOMEM);
+	mr->ibmr.lkey = 0;
+	mr->ibmr.rkey = 0;
+	return &mr->ibmr;
+}
+
+/**
+ * irdma_alloc_mr() - a region for fast registration by kernel QPs
+ * @ibpd: PD
+ * @type: IB_MR_TYPE_MEM_REG
+ * @max_num_sg: pages the region may map
+ *
+ * The STag is allocated in the adapter with a page list of @max_num_sg
+ * PBLEs; map_mr_sg fills the list and an IB_WR_REG_MR work request makes
+ * the mapping valid.
+ *
+ * Return: the region or an ERR_PTR().
+ */
+struct ib_mr *irdma_alloc_mr(struct ib_pd *ibpd, enum ib_mr_type type,
+			     u32 max_num_sg)
+{
+	struct irdma_pci_f *rf = to_iwdev(ibpd->device)->rf;
+	u32 pd_id = container_of(ibpd, struct irdma_pd, ibpd)->pd_id;
+	struct irdma_cqp_cmd cmd;
+	unsigned long start;
+	struct irdma_mr *mr;
+	int ret;
+
+	if (type != IB_MR_TYPE_MEM_REG)
+		return ERR_PTR(-EOPNOTSUPP);
+	if (!max_num_sg || max_num_sg > rf->pble_cnt)
+		return ERR_PTR(-EINVAL);
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	if (!mr)
+		return ERR_PTR(-ENOMEM);
+	mutex_lock(&rf->pble_lock);
+	start = bitmap_find_next_zero_area(rf->pble_map, rf->pble_cnt, 0,
+					   max_num_sg, 0);
+	if (start < rf->pble_cnt)
+		bitmap_set(rf->pble_map, start, max_num_sg);
+	mutex_unlock(&rf->pble_lock);
+	if (start >= rf->pble_cnt) {
+		ret = -ENOSPC;
+		goto err_free_mr;
+	}
+	mr->pbl = (struct irdma_pbl){ .level = 1, .first = start,
+		.cnt = max_num_sg, .pg_shift = PAGE_SHIFT };
+	mr->fr_max = max_num_sg;
+	ret = irdma_alloc_stag(rf);
+	if (ret < 0)
+		goto err_free_pbl;
+	mr->stag = ret;
+
+	irdma_cqp_alloc_stag_cmd(rf, &cmd, mr, pd_id);
+	ret = irdma_cqp_exec(rf, &cmd);
+	if (ret)
+		goto err_free_stag;
+	mr->hw = true;
+	mr->page_size = PAGE_SIZE;
+	mr->ibmr.lkey = mr->stag;
+	mr->ibmr.rkey = mr->stag;
+	return &mr->ibmr;
+
+err_free_stag:
+	irdma_free_stag(rf, mr->stag);
+err_free_pbl:
+	irdma_pbl_free(rf, &mr->pbl);
+err_free_mr:
+	kfree(mr);
+	return ERR_PTR(ret);
+}
+
+/**
+ * irdma_set_page() - ib_sg_to_pages() callback: list one page
+ * @ibmr: the region
+ * @addr: DMA address of the page
+ *
+ * Return: 0, or -ENOMEM when the region's page list is full.
+ */
+static int irdma_set_page(struct ib_mr *ibmr, u64 addr)
+{
+	struct irdma_mr *mr = container_of(ibmr, struct irdma_mr, ibmr);
+	struct irdma_pci_f *rf = to_iwdev(ibmr->device)->rf;
+
+	if (mr->fr_npages == mr->fr_max)
+		return -ENOMEM;
+	WRITE_ONCE(*irdma_pble_entry(rf, mr->pbl.first + mr->fr_npages),
+		   cpu_to_le64(addr));
+	mr->fr_npages++;
+	return 0;
+}
+
+/**
+ * irdma_map_mr_sg() - list a scatterlist's pages in a fast-register region
+ * @ibmr: the region
+ * @sg: scatterlist
+ * @sg_nents: entries
+ * @sg_offset: offset into the first entry
+ *
+ * Return: entries mapped.
+ */
+int irdma_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,
+		    unsigned int *sg_offset)
+{
+	struct irdma_mr *mr = container_of(ibmr, struct irdma_mr, ibmr);
+	int n;
+
+	mr->fr_npages = 0;
+	n = ib_sg_to_pages(ibmr, sg, sg_nents, sg_offset, irdma_set_page);
+	/* the list must be in memory before the REG_MR WQE names it */
+	dma_wmb();
+	return n;
+}
+
+/**
+ * irdma_frwqe_fill() - the body of a fast-register WQE
+ * @iwqp: the posting QP
+ * @wr: the IB_WR_REG_MR request
+ * @wqe: the WQE quantum (zeroed)
+ * @hdr: header bits to add to
+ */
+void irdma_frwqe_fill(struct irdma_qp *iwqp, const struct ib_reg_wr *wr,
+		      struct irdma_wqe *wqe, u64 *hdr)
+{
+	struct irdma_mr *mr = container_of(wr->mr, struct irdma_mr, ibmr);
+	struct irdma_pci_f *rf = iwqp->iwdev->rf;
+	u64 first_page = le64_to_cpu(*irdma_pble_entry(rf, mr->pbl.first));
+
+	wqe->qw[0] = cpu_to_le64(mr->ibmr.iova);
+	wqe->qw[1] = le64_encode_bits(mr->pbl.first >> 16,
+				      IRDMA_FRWQE_QW1_FIRSTPBLIDXHI) |
+		     cpu_to_le64(first_page & IRDMA_FRWQE_QW1_PBLADDR);
+	wqe->qw[2] = le64_encode_bits(mr->ibmr.length, IRDMA_FRWQE_QW2_STAGLEN) |
+		     le64_encode_bits(mr->pbl.first & 0xffff,
+				      IRDMA_FRWQE_QW2_FIRSTPBLIDXLO);
+	*hdr |= FIELD_PREP(IRDMA_FRWQE_HDR_STAGKEY, wr->key & 0xff) |
+		FIELD_PREP(IRDMA_FRWQE_HDR_STAGINDEX, wr->key >> 8) |
+		FIELD_PREP(IRDMA_FRWQE_HDR_LPBLSIZE, mr->fr_npages > 1) |
+		FIELD_PREP(IRDMA_FRWQE_HDR_HPAGESIZE,
+			   irdma_hw_page_size(mr->ibmr.page_size)) |
+		FIELD_PREP(IRDMA_FRWQE_HDR_STAGRIGHTS, irdma_access(wr->access)) |
+		IRDMA_FRWQE_HDR_VABASEDTO | IRDMA_WQE_HDR_LOCALFENCE;
+}

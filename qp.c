@@ -26,7 +26,6 @@
 #define IRDMA_RTR_READ_RSTAG	0x1234
 #define IRDMA_RTO_MIN		5
 #define IRDMA_QP_CAP_WRITE_IMM	BIT(0)
-#define IRDMA_FLUSH_GENERAL_ERR	1
 
 /**
  * irdma_wqe_shift() - WQE size, as a shift of 32-byte quanta, libirdma
@@ -129,6 +128,10 @@ static void irdma_qp_fill_ctx(struct irdma_qp *iwqp)
 		le64_encode_bits(iwqp->wr_en, IRDMA_QPC_QW20_WRRDRSPOK) |
 		le64_encode_bits(iwqp->rd_en, IRDMA_QPC_QW20_RDOK) |
 		cpu_to_le64(IRDMA_QPC_QW20_BINDEN | IRDMA_QPC_QW20_IWARPMODE);
+	/* kernel QPs: STag 0 addresses DMA memory; fast registration */
+	if (iwqp->k)
+		qw[IRDMA_QPC_QW20] |= cpu_to_le64(IRDMA_QPC_QW20_PRIVEN |
+						  IRDMA_QPC_QW20_FASTREGEN);
 	qw[IRDMA_QPC_COMPCTX] = cpu_to_le64(iwqp->compl_ctx);
 	qw[IRDMA_QPC_QW22] =
 		le64_encode_bits(rf->qs_handle, IRDMA_QPC_QW22_QSHANDLE) |
@@ -344,14 +347,97 @@ static void irdma_qp_release_user(struct irdma_qp *iwqp,
 }
 
 /**
+ * irdma_qp_setup_kernel() - rings of a kernel QP, in driver memory
+ * @iwqp: QP
+ * @attr: capabilities; the depths granted are written back
+ *
+ * The same sizing rules as libirdma's: power-of-two rings in quanta, 258
+ * SQ quanta kept free, plus the three connection WQEs at the SQ's start.
+ * Kernel QPs carry no inline data.
+ *
+ * Return: 0 or a negative errno.
+ */
+static int irdma_qp_setup_kernel(struct irdma_qp *iwqp,
+				 struct ib_qp_init_attr *attr)
+{
+	struct irdma_pci_f *rf = iwqp->iwdev->rf;
+	u32 sq_shift = irdma_wqe_shift(attr->cap.max_send_sge + 1, 0);
+	u32 sq_need = (attr->cap.max_send_wr << sq_shift) + IRDMA_SQ_RSVD +
+		      IRDMA_CONN_WQES;
+	u32 rq_need, sq_bytes, rq_bytes;
+	struct irdma_kqp *k;
+	int ret;
+
+	iwqp->rq_shift = irdma_wqe_shift(attr->cap.max_recv_sge, 0);
+	rq_need = (attr->cap.max_recv_wr + IRDMA_RQ_RSVD) << iwqp->rq_shift;
+	iwqp->sq_quanta = roundup_pow_of_two(max_t(u32, sq_need, 8 << sq_shift));
+	iwqp->rq_quanta = roundup_pow_of_two(max_t(u32, rq_need,
+						   8 << iwqp->rq_shift));
+	if (iwqp->sq_quanta > IRDMA_GEN2_MAX_WQ_QUANTA ||
+	    iwqp->rq_quanta > IRDMA_GEN2_MAX_RQ_QUANTA)
+		return -EINVAL;
+	k = kzalloc(sizeof(*k), GFP_KERNEL);
+	if (!k)
+		return -ENOMEM;
+	iwqp->k = k;
+	spin_lock_init(&k->lock);
+	k->sq_size = iwqp->sq_quanta;
+	k->rq_size = iwqp->rq_quanta >> iwqp->rq_shift;
+	k->sq_wrs = kcalloc(k->sq_size, sizeof(*k->sq_wrs), GFP_KERNEL);
+	k->rq_wrids = kcalloc(k->rq_size, sizeof(*k->rq_wrids), GFP_KERNEL);
+	if (!k->sq_wrs || !k->rq_wrids)
+		return -ENOMEM;
+	sq_bytes = ALIGN(k->sq_size * IRDMA_WQE_QUANTUM, PAGE_SIZE);
+	rq_bytes = ALIGN(iwqp->rq_quanta * IRDMA_WQE_QUANTUM, PAGE_SIZE);
+	ret = irdma_dma_alloc(rf, &k->mem, sq_bytes + rq_bytes +
+			      IRDMA_QP_SHADOW_SIZE, PAGE_SIZE);
+	if (ret)
+		return ret;
+	k->sq = k->mem.va;
+	k->rq = k->mem.va + sq_bytes;
+	iwqp->sq_pbl.pa = k->mem.pa;
+	iwqp->rq_pbl.pa = k->mem.pa + sq_bytes;
+	iwqp->shadow_pa = k->mem.pa + sq_bytes + rq_bytes;
+	/* the connection WQEs come first; the first lap is valid = 1 */
+	k->sq_head = IRDMA_CONN_WQES;
+	k->sq_tail = IRDMA_CONN_WQES;
+	k->sq_pol = 1;
+	k->rq_pol = 1;
+	k->sig_all = attr->sq_sig_type == IB_SIGNAL_ALL_WR;
+	attr->cap.max_send_wr = (k->sq_size - IRDMA_SQ_RSVD - IRDMA_CONN_WQES) >>
+				sq_shift;
+	attr->cap.max_recv_wr = k->rq_size - IRDMA_RQ_RSVD;
+	attr->cap.max_inline_data = 0;
+	return 0;
+}
+
+/**
+ * irdma_qp_release_kernel() - free a kernel QP's rings
+ * @iwqp: QP
+ */
+static void irdma_qp_release_kernel(struct irdma_qp *iwqp)
+{
+	struct irdma_kqp *k = iwqp->k;
+
+	if (!k)
+		return;
+	irdma_dma_free(iwqp->iwdev->rf, &k->mem);
+	kfree(k->sq_wrs);
+	kfree(k->rq_wrids);
+	kfree(k);
+	iwqp->k = NULL;
+}
+
+/**
  * irdma_create_qp() - create an iWARP RC QP
  * @ibqp: the QP to initialise
  * @attr: capabilities and CQs
- * @udata: libirdma's struct irdma_create_qp_req / irdma_create_qp_resp
+ * @udata: libirdma's struct irdma_create_qp_req / irdma_create_qp_resp,
+ *	or NULL for a kernel QP
  *
  * libirdma sends its ring depths already rounded (cap.max_send_wr/
  * max_recv_wr in WQEs of its chosen size); they come back unchanged.
- * Only user QPs exist so far: kernel consumers get -EOPNOTSUPP.
+ * Kernel QPs get rings in driver memory and the depths granted.
  *
  * Return: 0 or a negative errno.
  */
@@ -372,36 +458,37 @@ int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 		return -EOPNOTSUPP;
 	if (attr->srq || attr->create_flags)
 		return -EOPNOTSUPP;
-	if (!udata)
-		return -EOPNOTSUPP;
-	if (udata->inlen < sizeof(req) || udata->outlen < sizeof(resp))
-		return -EINVAL;
 	if (attr->cap.max_send_sge > IRDMA_GEN2_MAX_WQ_FRAGS ||
 	    attr->cap.max_recv_sge > IRDMA_GEN2_MAX_WQ_FRAGS ||
 	    attr->cap.max_inline_data > IRDMA_GEN2_MAX_INLINE)
 		return -EINVAL;
-	ret = ib_copy_from_udata(&req, udata, sizeof(req));
-	if (ret)
-		return ret;
 	ucontext = rdma_udata_to_drv_context(udata, struct irdma_ucontext,
 					     ibucontext);
-
-	sq_shift = irdma_wqe_shift(attr->cap.max_send_sge + 1,
-				   attr->cap.max_inline_data);
-	iwqp->rq_shift = irdma_wqe_shift(attr->cap.max_recv_sge, 0);
-	iwqp->sq_quanta = attr->cap.max_send_wr << sq_shift;
-	iwqp->rq_quanta = attr->cap.max_recv_wr << iwqp->rq_shift;
-	max_quanta = IRDMA_GEN2_MAX_WQ_QUANTA;
-	if (!is_power_of_2(iwqp->sq_quanta) || !is_power_of_2(iwqp->rq_quanta) ||
-	    iwqp->sq_quanta < 8 || iwqp->rq_quanta < 8 ||
-	    iwqp->sq_quanta > max_quanta || iwqp->rq_quanta > max_quanta)
-		return -EINVAL;
+	if (udata) {
+		if (udata->inlen < sizeof(req) || udata->outlen < sizeof(resp))
+			return -EINVAL;
+		ret = ib_copy_from_udata(&req, udata, sizeof(req));
+		if (ret)
+			return ret;
+		/* libirdma sends ring depths in WQEs of its chosen size */
+		sq_shift = irdma_wqe_shift(attr->cap.max_send_sge + 1,
+					   attr->cap.max_inline_data);
+		iwqp->rq_shift = irdma_wqe_shift(attr->cap.max_recv_sge, 0);
+		iwqp->sq_quanta = attr->cap.max_send_wr << sq_shift;
+		iwqp->rq_quanta = attr->cap.max_recv_wr << iwqp->rq_shift;
+		max_quanta = IRDMA_GEN2_MAX_WQ_QUANTA;
+		if (!is_power_of_2(iwqp->sq_quanta) ||
+		    !is_power_of_2(iwqp->rq_quanta) ||
+		    iwqp->sq_quanta < 8 || iwqp->rq_quanta < 8 ||
+		    iwqp->sq_quanta > max_quanta || iwqp->rq_quanta > max_quanta)
+			return -EINVAL;
+	}
 
 	iwqp->iwdev = iwdev;
 	iwqp->pd_id = container_of(ibqp->pd, struct irdma_pd, ibpd)->pd_id;
 	iwqp->send_cq = container_of(attr->send_cq, struct irdma_cq, ibcq)->id;
 	iwqp->recv_cq = container_of(attr->recv_cq, struct irdma_cq, ibcq)->id;
-	iwqp->compl_ctx = req.user_compl_ctx;
+	iwqp->compl_ctx = udata ? req.user_compl_ctx : 0;
 	iwqp->ib_state = IB_QPS_RESET;
 	refcount_set(&iwqp->refcnt, 1);	/* the QP table's */
 	init_completion(&iwqp->free);
@@ -416,7 +503,13 @@ int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 	ret = irdma_dma_alloc(rf, &iwqp->q2ctx, IRDMA_Q2CTX_SIZE, 256);
 	if (ret)
 		goto err_free_id;
-	ret = irdma_qp_setup_user(iwqp, ucontext, req.user_wqe_bufs);
+	if (udata) {
+		ret = irdma_qp_setup_user(iwqp, ucontext, req.user_wqe_bufs);
+	} else {
+		ret = irdma_qp_setup_kernel(iwqp, attr);
+		/* kernel CQEs name their QP by id */
+		iwqp->compl_ctx = iwqp->id;
+	}
 	if (ret)
 		goto err_release;
 	irdma_qp_fill_ctx(iwqp);
@@ -430,9 +523,11 @@ int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 		goto err_release;
 	set_bit(IRDMA_QP_CREATED, &iwqp->flags);
 	iwqp->hw_state = IRDMA_QPS_IDLE;
-	ret = xa_insert(&rf->qp_table, iwqp->id, iwqp, GFP_KERNEL);
+	ret = xa_insert_irq(&rf->qp_table, iwqp->id, iwqp, GFP_KERNEL);
 	if (ret)
 		goto err_destroy;
+	if (!udata)
+		return 0;
 
 	resp.qp_id = iwqp->id;
 	resp.actual_sq_size = attr->cap.max_send_wr;
@@ -445,7 +540,7 @@ int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 	return 0;
 
 err_erase:
-	xa_erase(&rf->qp_table, iwqp->id);
+	xa_erase_irq(&rf->qp_table, iwqp->id);
 err_destroy:
 	irdma_qp_cmd_params(iwqp, &p);
 	if (irdma_cqp_qp_cmd(rf, IRDMA_CQP_OP_DESTROY_QP, &p)) {
@@ -454,7 +549,9 @@ err_destroy:
 		return ret;
 	}
 err_release:
-	irdma_qp_release_user(iwqp, ucontext);
+	if (ucontext)
+		irdma_qp_release_user(iwqp, ucontext);
+	irdma_qp_release_kernel(iwqp);
 	irdma_dma_free(rf, &iwqp->q2ctx);
 err_free_id:
 	ida_free(&rf->qp_ida, iwqp->id);
@@ -612,9 +709,14 @@ int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 		irdma_qp_to_error(iwqp);
 	mutex_unlock(&iwqp->state_lock);
 
-	xa_erase(&rf->qp_table, iwqp->id);
+	xa_erase_irq(&rf->qp_table, iwqp->id);
 	irdma_qp_put(iwqp);
 	wait_for_completion(&iwqp->free);
+	/* pollers of kernel CQs are done with it; its old CQEs are skipped */
+	irdma_cq_scrub(container_of(ibqp->send_cq, struct irdma_cq, ibcq),
+		       iwqp->id);
+	irdma_cq_scrub(container_of(ibqp->recv_cq, struct irdma_cq, ibcq),
+		       iwqp->id);
 
 	irdma_qp_cmd_params(iwqp, &p);
 	p.remove_hash = true;
@@ -623,6 +725,8 @@ int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 		/* the adapter may still use the context and the rings */
 		irdma_dma_leak(rf, &iwqp->q2ctx, ret);
 		irdma_dma_leak(rf, &iwqp->lsmm, ret);
+		if (iwqp->k)
+			irdma_dma_leak(rf, &iwqp->k->mem, ret);
 		return 0;
 	}
 	if (iwqp->lsmm_stag &&
@@ -632,6 +736,7 @@ int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 		irdma_dma_leak(rf, &iwqp->lsmm, -EBUSY);
 	if (ucontext)
 		irdma_qp_release_user(iwqp, ucontext);
+	irdma_qp_release_kernel(iwqp);
 	irdma_dma_free(rf, &iwqp->q2ctx);
 	ida_free(&rf->qp_ida, iwqp->id);
 	return 0;
@@ -697,7 +802,6 @@ static int irdma_qp_write_conn_wqes(struct irdma_qp *iwqp,
 				    const struct irdma_cm_offload_info *info)
 {
 	struct irdma_wqe w[IRDMA_CONN_WQES] = {};
-	struct scatterlist *sg = iwqp->ubuf->umem->sgt_append.sgt.sgl;
 	u64 hdr0;
 	void *va;
 	int i;
@@ -730,10 +834,16 @@ static int irdma_qp_write_conn_wqes(struct irdma_qp *iwqp,
 				       IRDMA_WQE_OP_GEN_RTS_AE) |
 			    IRDMA_WQE_HDR_VALID);
 
-	/* the SQ starts the page-aligned user buffer */
-	if (!sg || sg->length < sizeof(w))
-		return -EINVAL;
-	va = kmap_local_page(sg_page(sg));
+	if (iwqp->k) {
+		va = iwqp->k->sq;
+	} else {
+		/* the SQ starts the page-aligned user buffer */
+		struct scatterlist *sg = iwqp->ubuf->umem->sgt_append.sgt.sgl;
+
+		if (!sg || sg->length < sizeof(w))
+			return -EINVAL;
+		va = kmap_local_page(sg_page(sg));
+	}
 	for (i = 0; i < IRDMA_CONN_WQES; i++) {
 		struct irdma_wqe *dst = va + i * sizeof(struct irdma_wqe);
 
@@ -748,7 +858,8 @@ static int irdma_qp_write_conn_wqes(struct irdma_qp *iwqp,
 
 		WRITE_ONCE(dst->qw[IRDMA_WQE_HDR], w[i].qw[IRDMA_WQE_HDR]);
 	}
-	kunmap_local(va);
+	if (!iwqp->k)
+		kunmap_local(va);
 	return 0;
 }
 
@@ -772,7 +883,7 @@ int irdma_qp_offload(struct irdma_qp *iwqp,
 	int ret;
 
 	mutex_lock(&iwqp->state_lock);
-	if (iwqp->hw_state != IRDMA_QPS_IDLE || !iwqp->ubuf) {
+	if (iwqp->hw_state != IRDMA_QPS_IDLE || (!iwqp->ubuf && !iwqp->k)) {
 		ret = -EINVAL;
 		goto out;
 	}

@@ -622,6 +622,8 @@ struct irdma_ubuf {
  * @pbl: where the region's pages are listed
  * @page_size: page size of the region's mapping
  * @hw: the STag is registered with the adapter
+ * @fr_max: fast-register regions: pages the PBL holds
+ * @fr_npages: fast-register regions: pages mapped by map_mr_sg
  */
 struct irdma_mr {
 	struct ib_mr ibmr;
@@ -631,6 +633,18 @@ struct irdma_mr {
 	struct irdma_pbl pbl;
 	u64 page_size;
 	bool hw;
+	u32 fr_max;
+	u32 fr_npages;
+};
+
+/**
+ * struct irdma_kcq - the driver-side state of a kernel CQ
+ * @ring: the ring and its shadow area (driver memory)
+ * @lock: protects @ring's consumer state and polling
+ */
+struct irdma_kcq {
+	struct irdma_cq_ring ring;
+	spinlock_t lock;	/* see @lock above */
 };
 
 /**
@@ -644,6 +658,7 @@ struct irdma_mr {
  * @ring_pbl: the ring's placement
  * @shadow_pa: DMA address of the shadow area
  * @created: the adapter accepted CREATE_CQ
+ * @k: kernel CQ state, or NULL for a user CQ
  */
 struct irdma_cq {
 	struct ib_cq ibcq;
@@ -655,6 +670,59 @@ struct irdma_cq {
 	struct irdma_pbl ring_pbl;
 	dma_addr_t shadow_pa;
 	bool created;
+	struct irdma_kcq *k;
+};
+
+/**
+ * struct irdma_sq_wr - what the driver remembers of a posted kernel send
+ * @wr_id: consumer's id
+ * @len: bytes (for the completion)
+ * @quanta: quanta the WQE took
+ * @op: hardware opcode (IRDMA_WQE_OP_NOP for padding)
+ * @signaled: the consumer asked for a completion
+ */
+struct irdma_sq_wr {
+	u64 wr_id;
+	u32 len;
+	u8 quanta;
+	u8 op;
+	bool signaled;
+};
+
+/**
+ * struct irdma_kqp - the driver-side state of a kernel QP
+ * @mem: SQ ring, RQ ring and shadow area, in that order
+ * @sq: the SQ ring
+ * @rq: the RQ ring
+ * @sq_size: SQ quanta
+ * @sq_head: next free SQ quantum
+ * @sq_tail: oldest quantum not yet retired
+ * @sq_pol: valid bit of the current SQ lap
+ * @rq_size: RQ WQEs
+ * @rq_head: next free RQ WQE
+ * @rq_tail: oldest RQ WQE not yet completed
+ * @rq_pol: valid bit of the current RQ lap
+ * @sq_wrs: per SQ quantum: the WR that starts there
+ * @rq_wrids: per RQ WQE: its wr_id
+ * @sig_all: every send is signaled
+ * @lock: protects the rings' producer and consumer state
+ */
+struct irdma_kqp {
+	struct irdma_dma_mem mem;
+	struct irdma_wqe *sq;
+	void *rq;
+	u32 sq_size;
+	u32 sq_head;
+	u32 sq_tail;
+	u8 sq_pol;
+	u32 rq_size;
+	u32 rq_head;
+	u32 rq_tail;
+	u8 rq_pol;
+	struct irdma_sq_wr *sq_wrs;
+	u64 *rq_wrids;
+	bool sig_all;
+	spinlock_t lock;	/* see @lock above */
 };
 
 /**
@@ -697,6 +765,7 @@ enum irdma_qp_flags {
  * @rd_en: remote reads allowed (access flags)
  * @wr_en: remote writes allowed (access flags)
  * @state_lock: serialises modify_qp, the offload and destroy
+ * @k: kernel QP state, or NULL for a user QP
  */
 struct irdma_qp {
 	struct ib_qp ibqp;
@@ -725,6 +794,7 @@ struct irdma_qp {
 	bool rd_en;
 	bool wr_en;
 	struct mutex state_lock;	/* see @state_lock above */
+	struct irdma_kqp *k;
 };
 
 /**

@@ -16,7 +16,6 @@
 
 #define IRDMA_VENDOR_ID			0x8086
 #define IRDMA_FEATURE_RTS_AE		BIT(0)
-#define IRDMA_SQ_RSVD			258
 #define IRDMA_FIRST_USER_PD_ID		3
 #define IRDMA_MAX_MSG_SIZE		0x7fffffff
 #define IRDMA_USERSPACE_VER_MIN		4
@@ -89,6 +88,9 @@ static int irdma_query_device(struct ib_device *ibdev,
 	addrconf_addr_eui48((u8 *)&props->sys_image_guid,
 			    iwdev->netdev->dev_addr);
 	props->fw_ver = (u64)rf->fw_major << 32 | rf->fw_minor;
+	props->device_cap_flags = IB_DEVICE_MEM_MGT_EXTENSIONS;
+	/* kernel QPs are privileged: STag 0 addresses DMA memory */
+	props->kernel_cap_flags = IBK_LOCAL_DMA_LKEY;
 	/* ib_core copies these into ibdev->attrs at registration */
 	if (rf->user_removable)
 		props->kernel_cap_flags |= IBK_ALLOW_USER_UNREG;
@@ -403,50 +405,6 @@ static int irdma_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 }
 
 /**
- * irdma_post_send() - kernel QPs do not exist yet
- * @ibqp: QP
- * @wr: work requests
- * @bad_wr: first rejected request
- *
- * User QPs post in user space, through libirdma and the doorbell page.
- *
- * Return: -EOPNOTSUPP.
- */
-static int irdma_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
-			   const struct ib_send_wr **bad_wr)
-{
-	*bad_wr = wr;
-	return -EOPNOTSUPP;
-}
-
-/**
- * irdma_post_recv() - kernel QPs do not exist yet
- * @ibqp: QP
- * @wr: work requests
- * @bad_wr: first rejected request
- *
- * Return: -EOPNOTSUPP.
- */
-static int irdma_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
-			   const struct ib_recv_wr **bad_wr)
-{
-	*bad_wr = wr;
-	return -EOPNOTSUPP;
-}
-
-/**
- * irdma_get_dma_mr() - kernel DMA regions do not exist yet
- * @ibpd: PD
- * @acc: access flags
- *
- * Return: ERR_PTR(-EOPNOTSUPP).
- */
-static struct ib_mr *irdma_get_dma_mr(struct ib_pd *ibpd, int acc)
-{
-	return ERR_PTR(-EOPNOTSUPP);
-}
-
-/**
  * irdma_iw_add_ref() - iw_cm takes a QP reference
  * @ibqp: QP
  */
@@ -508,6 +466,7 @@ static const struct ib_device_ops irdma_dev_ops = {
 	.driver_id = RDMA_DRIVER_IRDMA,
 	.uverbs_abi_ver = IRDMA_ABI_VER,
 
+	.alloc_mr = irdma_alloc_mr,
 	.alloc_pd = irdma_alloc_pd,
 	.alloc_ucontext = irdma_alloc_ucontext,
 	.create_cq = irdma_create_cq,
@@ -530,6 +489,7 @@ static const struct ib_device_ops irdma_dev_ops = {
 	.iw_get_qp = irdma_iw_get_qp,
 	.iw_reject = irdma_reject,
 	.iw_rem_ref = irdma_iw_rem_ref,
+	.map_mr_sg = irdma_map_mr_sg,
 	.mmap = irdma_mmap,
 	.mmap_free = irdma_mmap_free,
 	.modify_qp = irdma_modify_qp,

@@ -1,0 +1,638 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * irdma - the kernel data path: SQ and RQ work requests of kernel QPs
+ * (GEN_2 WQE formats, the same the stock provider writes from user
+ * space), polling and arming kernel CQs, fast-register regions.
+ *
+ * SQ rules: WQEs are 1..8 quanta of 32 bytes; one never crosses an
+ * 8-quantum chunk (NOPs pad); 258 quanta stay free; the valid bit of the
+ * current lap is written last, in the header.  The first three quanta
+ * are the connection WQEs the offload writes.  The adapter completes
+ * sends in order; a CQE names the first quantum of the WQE it completes
+ * and retires the unsignaled ones before it.
+ */
+#include <rdma/ib_verbs.h>
+
+#include "main.h"
+
+#define IRDMA_CONN_WQES		3
+#define IRDMA_KQP_MAX_SGE	IRDMA_GEN2_MAX_WQ_FRAGS
+
+/**
+ * irdma_wqe_quanta() - quanta of a WQE with @frags fragments
+ * @frags: fragments (SGEs)
+ *
+ * Return: 1 + (ADDFRAGCNT, padded to even) / 2.
+ */
+static u32 irdma_wqe_quanta(u32 frags)
+{
+	return frags <= 1 ? 1 : 1 + (frags - 1 + 1) / 2;
+}
+
+/**
+ * irdma_set_frag() - write one fragment
+ * @w: word pair (address, STag/length/valid)
+ * @sge: the SGE, or NULL for the null padding fragment
+ * @pol: valid bit
+ */
+static void irdma_set_frag(__le64 *w, const struct ib_sge *sge, u8 pol)
+{
+	w[0] = cpu_to_le64(sge ? sge->addr : 0);
+	w[1] = le64_encode_bits(sge ? sge->lkey : 0, IRDMA_WQE_FRAG_STAG) |
+	       le64_encode_bits(sge ? sge->length : 0, IRDMA_WQE_FRAG_LEN) |
+	       le64_encode_bits(pol, IRDMA_WQE_FRAG_VALID);
+}
+
+/**
+ * irdma_set_frags() - fragments of a WQE: fragment 0 in words 0/1, the
+ * others from byte 32 on, two per quantum, padded to an even count
+ * @wqe: first quantum of the WQE
+ * @sg: SGEs
+ * @n: how many
+ * @pol: valid bit
+ *
+ * Return: ADDFRAGCNT (fragments after the first, padding included).
+ */
+static u32 irdma_set_frags(struct irdma_wqe *wqe, const struct ib_sge *sg,
+			   u32 n, u8 pol)
+{
+	__le64 *w = wqe->qw;
+	u32 i, add;
+
+	irdma_set_frag(&w[0], n ? &sg[0] : NULL, pol);
+	for (i = 1; i < n; i++)
+		irdma_set_frag(&w[4 + 2 * (i - 1)], &sg[i], pol);
+	add = n > 1 ? n - 1 : 0;
+	/* GEN_2: an even number of fragments gets a null one */
+	if (n && !(n & 1)) {
+		irdma_set_frag(&w[4 + 2 * add], NULL, pol);
+		add++;
+	}
+	return add;
+}
+
+/**
+ * irdma_sq_wqe() - a quantum of the SQ ring
+ * @k: kernel QP state
+ * @idx: quantum index
+ *
+ * Return: the quantum.
+ */
+static struct irdma_wqe *irdma_sq_wqe(struct irdma_kqp *k, u32 idx)
+{
+	return &k->sq[idx];
+}
+
+/**
+ * irdma_sq_used() - quanta between tail and head
+ * @k: kernel QP state
+ *
+ * Return: quanta in use.
+ */
+static u32 irdma_sq_used(const struct irdma_kqp *k)
+{
+	return (k->sq_head + k->sq_size - k->sq_tail) % k->sq_size;
+}
+
+/**
+ * irdma_sq_advance() - move the SQ head past @n quanta
+ * @k: kernel QP state
+ * @n: quanta
+ *
+ * The valid bit flips each time the head wraps to 0.
+ */
+static void irdma_sq_advance(struct irdma_kqp *k, u32 n)
+{
+	k->sq_head += n;
+	if (k->sq_head >= k->sq_size) {
+		k->sq_head -= k->sq_size;
+		k->sq_pol ^= 1;
+	}
+}
+
+/**
+ * irdma_sq_get() - reserve room for a WQE of @quanta, padding with NOPs
+ * @k: kernel QP state
+ * @quanta: quanta of the WQE
+ *
+ * Context: k->lock held.
+ * Return: the first quantum's index, or -ENOMEM if the SQ is full.
+ */
+static int irdma_sq_get(struct irdma_kqp *k, u32 quanta)
+{
+	u32 pad = 0, idx;
+
+	lockdep_assert_held(&k->lock);
+	if (k->sq_head % IRDMA_MAX_QUANTA_PER_WR + quanta > IRDMA_MAX_QUANTA_PER_WR)
+		pad = IRDMA_MAX_QUANTA_PER_WR -
+		      k->sq_head % IRDMA_MAX_QUANTA_PER_WR;
+	if (irdma_sq_used(k) + pad + quanta >= k->sq_size - IRDMA_SQ_RSVD + 2)
+		return -ENOMEM;
+	while (pad--) {
+		struct irdma_wqe *nop = irdma_sq_wqe(k, k->sq_head);
+
+		nop->qw[0] = 0;
+		nop->qw[1] = 0;
+		nop->qw[2] = 0;
+		k->sq_wrs[k->sq_head] = (struct irdma_sq_wr){
+			.quanta = 1, .op = IRDMA_WQE_OP_NOP };
+		dma_wmb();
+		WRITE_ONCE(nop->qw[IRDMA_WQE_HDR],
+			   cpu_to_le64(FIELD_PREP(IRDMA_WQE_HDR_OPCODE,
+						  IRDMA_WQE_OP_NOP) |
+				       FIELD_PREP(IRDMA_WQE_HDR_VALID, k->sq_pol)));
+		irdma_sq_advance(k, 1);
+	}
+	idx = k->sq_head;
+	return idx;
+}
+
+/**
+ * irdma_sge_len() - bytes of a scatter list
+ * @sg: SGEs
+ * @n: how many
+ *
+ * Return: the sum of the lengths.
+ */
+static u32 irdma_sge_len(const struct ib_sge *sg, int n)
+{
+	u32 len = 0;
+
+	while (n--)
+		len += sg[n].length;
+	return len;
+}
+
+/**
+ * irdma_post_one() - build one send WQE
+ * @iwqp: kernel QP
+ * @wr: the work request
+ *
+ * Context: k->lock held.
+ * Return: 0, -EINVAL for a request the QP cannot carry, -ENOMEM when the
+ * SQ is full.
+ */
+static int irdma_post_one(struct irdma_qp *iwqp, const struct ib_send_wr *wr)
+{
+	struct irdma_kqp *k = iwqp->k;
+	bool sol = wr->send_flags & IB_SEND_SOLICITED;
+	u64 hdr = 0, qw2 = 0;
+	struct irdma_wqe *wqe;
+	u32 quanta, add = 0, len = 0;
+	int idx;
+	u8 op;
+
+	if (wr->num_sge > IRDMA_KQP_MAX_SGE)
+		return -EINVAL;
+	switch (wr->opcode) {
+	case IB_WR_SEND:
+	case IB_WR_SEND_WITH_INV:
+		if (wr->opcode == IB_WR_SEND_WITH_INV) {
+			op = sol ? IRDMA_WQE_OP_SEND_SOL_INV : IRDMA_WQE_OP_SEND_INV;
+			hdr |= FIELD_PREP(IRDMA_WQE_HDR_REMSTAG,
+					  wr->ex.invalidate_rkey);
+		} else {
+			op = sol ? IRDMA_WQE_OP_SEND_SOL : IRDMA_WQE_OP_SEND;
+		}
+		quanta = irdma_wqe_quanta(wr->num_sge);
+		len = irdma_sge_len(wr->sg_list, wr->num_sge);
+		break;
+	case IB_WR_RDMA_WRITE:
+	case IB_WR_RDMA_READ:
+		if (wr->opcode == IB_WR_RDMA_READ &&
+		    wr->num_sge > IRDMA_GEN2_MAX_READ_SGES)
+			return -EINVAL;
+		op = wr->opcode == IB_WR_RDMA_READ ? IRDMA_WQE_OP_RDMA_READ :
+		     sol ? IRDMA_WQE_OP_RDMA_WRITE_SOL : IRDMA_WQE_OP_RDMA_WRITE;
+		hdr |= FIELD_PREP(IRDMA_WQE_HDR_REMSTAG, rdma_wr(wr)->rkey);
+		qw2 = rdma_wr(wr)->remote_addr;
+		quanta = irdma_wqe_quanta(wr->num_sge);
+		len = irdma_sge_len(wr->sg_list, wr->num_sge);
+		break;
+	case IB_WR_LOCAL_INV:
+		op = IRDMA_WQE_OP_LOCAL_INVALIDATE;
+		quanta = 1;
+		break;
+	case IB_WR_REG_MR:
+		op = IRDMA_WQE_OP_FAST_REGISTER;
+		quanta = 1;
+		break;
+	default:
+		return -EINVAL;
+	}
+
+	idx = irdma_sq_get(k, quanta);
+	if (idx < 0)
+		return idx;
+	wqe = irdma_sq_wqe(k, idx);
+	memset(wqe, 0, quanta * sizeof(*wqe));
+	switch (wr->opcode) {
+	case IB_WR_LOCAL_INV:
+		/* the STag to invalidate, as a fragment with valid bit 0 */
+		wqe->qw[1] = le64_encode_bits(wr->ex.invalidate_rkey,
+					      IRDMA_WQE_FRAG_STAG);
+		if (wr->send_flags & IB_SEND_FENCE)
+			hdr |= IRDMA_WQE_HDR_LOCALFENCE;
+		break;
+	case IB_WR_REG_MR:
+		irdma_frwqe_fill(iwqp, reg_wr(wr), wqe, &hdr);
+		break;
+	default:
+		add = irdma_set_frags(wqe, wr->sg_list, wr->num_sge, k->sq_pol);
+		break;
+	}
+	wqe->qw[2] = cpu_to_le64(qw2);
+	hdr |= FIELD_PREP(IRDMA_WQE_HDR_OPCODE, op) |
+	       FIELD_PREP(IRDMA_WQE_HDR_ADDFRAGCNT, add) |
+	       FIELD_PREP(IRDMA_WQE_HDR_READFENCE,
+			  !!(wr->send_flags & IB_SEND_FENCE)) |
+	       FIELD_PREP(IRDMA_WQE_HDR_SIGCOMPL,
+			  k->sig_all || (wr->send_flags & IB_SEND_SIGNALED)) |
+	       FIELD_PREP(IRDMA_WQE_HDR_VALID, k->sq_pol);
+	k->sq_wrs[idx] = (struct irdma_sq_wr){
+		.wr_id = wr->wr_id,
+		.len = len,
+		.quanta = quanta,
+		.op = op,
+		.signaled = FIELD_GET(IRDMA_WQE_HDR_SIGCOMPL, hdr),
+	};
+	/* the body and fragments before the valid header */
+	dma_wmb();
+	WRITE_ONCE(wqe->qw[IRDMA_WQE_HDR], cpu_to_le64(hdr));
+	irdma_sq_advance(k, quanta);
+	return 0;
+}
+
+/**
+ * irdma_post_send() - post send work requests on a kernel QP
+ * @ibqp: QP
+ * @wr: the chain
+ * @bad_wr: the first request not posted
+ *
+ * Context: any.
+ * Return: 0 or a negative errno.
+ */
+int irdma_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
+		    const struct ib_send_wr **bad_wr)
+{
+	struct irdma_qp *iwqp = to_iwqp(ibqp);
+	struct irdma_kqp *k = iwqp->k;
+	unsigned long flags;
+	int ret = 0;
+
+	if (!k) {
+		*bad_wr = wr;
+		return -EINVAL;
+	}
+	spin_lock_irqsave(&k->lock, flags);
+	for (; wr; wr = wr->next) {
+		ret = irdma_post_one(iwqp, wr);
+		if (ret) {
+			*bad_wr = wr;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&k->lock, flags);
+	/* the doorbell is ordered after the WQEs by the MMIO write */
+	irdma_wr32(iwqp->iwdev->rf, IRDMA_REG_WQEALLOC, iwqp->id);
+	return ret;
+}
+
+/**
+ * irdma_post_recv() - post receive work requests on a kernel QP
+ * @ibqp: QP
+ * @wr: the chain
+ * @bad_wr: the first request not posted
+ *
+ * No doorbell: the adapter finds RQ WQEs by their valid bit.
+ *
+ * Context: any.
+ * Return: 0 or a negative errno.
+ */
+int irdma_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
+		    const struct ib_recv_wr **bad_wr)
+{
+	struct irdma_qp *iwqp = to_iwqp(ibqp);
+	struct irdma_kqp *k = iwqp->k;
+	u32 wqe_bytes = IRDMA_WQE_QUANTUM << iwqp->rq_shift;
+	unsigned long flags;
+	int ret = 0;
+
+	if (!k) {
+		*bad_wr = wr;
+		return -EINVAL;
+	}
+	spin_lock_irqsave(&k->lock, flags);
+	for (; wr; wr = wr->next) {
+		struct irdma_wqe *wqe = k->rq + k->rq_head * wqe_bytes;
+		u32 add;
+
+		if (wr->num_sge > (1 << iwqp->rq_shift) * 2 - 1 ||
+		    wr->num_sge > IRDMA_KQP_MAX_SGE) {
+			ret = -EINVAL;
+			*bad_wr = wr;
+			break;
+		}
+		if ((k->rq_head + 1) % k->rq_size == k->rq_tail) {
+			ret = -ENOMEM;
+			*bad_wr = wr;
+			break;
+		}
+		memset(wqe, 0, wqe_bytes);
+		add = irdma_set_frags(wqe, wr->sg_list, wr->num_sge, k->rq_pol);
+		k->rq_wrids[k->rq_head] = wr->wr_id;
+		dma_wmb();
+		WRITE_ONCE(wqe->qw[IRDMA_WQE_HDR],
+			   cpu_to_le64(FIELD_PREP(IRDMA_WQE_HDR_ADDFRAGCNT, add) |
+				       FIELD_PREP(IRDMA_WQE_HDR_VALID, k->rq_pol)));
+		if (++k->rq_head == k->rq_size) {
+			k->rq_head = 0;
+			k->rq_pol ^= 1;
+		}
+	}
+	spin_unlock_irqrestore(&k->lock, flags);
+	return ret;
+}
+
+/**
+ * irdma_flush_status() - work-completion status of a flush code
+ * @minor: MINERR of a flush CQE
+ *
+ * Return: IB_WC_* status.
+ */
+static enum ib_wc_status irdma_flush_status(u16 minor)
+{
+	switch (minor) {
+	case IRDMA_FLUSH_GENERAL_ERR:
+		return IB_WC_WR_FLUSH_ERR;
+	case IRDMA_FLUSH_PROT_ERR:
+		return IB_WC_LOC_PROT_ERR;
+	case IRDMA_FLUSH_REM_ACCESS_ERR:
+		return IB_WC_REM_ACCESS_ERR;
+	case IRDMA_FLUSH_LOC_QP_OP_ERR:
+		return IB_WC_LOC_QP_OP_ERR;
+	case IRDMA_FLUSH_REM_OP_ERR:
+		return IB_WC_REM_OP_ERR;
+	case IRDMA_FLUSH_LOC_LEN_ERR:
+		return IB_WC_LOC_LEN_ERR;
+	case IRDMA_FLUSH_RETRY_EXC_ERR:
+		return IB_WC_RETRY_EXC_ERR;
+	case IRDMA_FLUSH_MW_BIND_ERR:
+		return IB_WC_MW_BIND_ERR;
+	case IRDMA_FLUSH_REM_INV_REQ_ERR:
+		return IB_WC_REM_INV_REQ_ERR;
+	default:
+		return IB_WC_FATAL_ERR;
+	}
+}
+
+/**
+ * irdma_wc_opcode() - work-completion opcode of a send WQE opcode
+ * @op: hardware opcode
+ *
+ * Return: IB_WC_* opcode.
+ */
+static enum ib_wc_opcode irdma_wc_opcode(u8 op)
+{
+	switch (op) {
+	case IRDMA_WQE_OP_RDMA_WRITE:
+	case IRDMA_WQE_OP_RDMA_WRITE_SOL:
+		return IB_WC_RDMA_WRITE;
+	case IRDMA_WQE_OP_RDMA_READ:
+		return IB_WC_RDMA_READ;
+	case IRDMA_WQE_OP_LOCAL_INVALIDATE:
+		return IB_WC_LOCAL_INV;
+	case IRDMA_WQE_OP_FAST_REGISTER:
+		return IB_WC_REG_MR;
+	default:
+		return IB_WC_SEND;
+	}
+}
+
+/**
+ * irdma_sq_next_wr() - the oldest real WR in the SQ, skipping padding
+ * @k: kernel QP state
+ *
+ * Context: k->lock held.
+ * Return: its quantum index, or -ENOENT if the SQ is empty.
+ */
+static int irdma_sq_next_wr(struct irdma_kqp *k)
+{
+	lockdep_assert_held(&k->lock);
+	while (k->sq_tail != k->sq_head) {
+		struct irdma_sq_wr *w = &k->sq_wrs[k->sq_tail];
+
+		if (w->op != IRDMA_WQE_OP_NOP)
+			return k->sq_tail;
+		k->sq_tail = (k->sq_tail + 1) % k->sq_size;
+	}
+	return -ENOENT;
+}
+
+/**
+ * irdma_poll_one() - turn one CQE into a work completion
+ * @cq: kernel CQ
+ * @cqe: the CQE (valid)
+ * @wc: filled in
+ * @consume: set to false when the CQE must be reported again (a flush
+ *	CQE stands for every WR left in its queue)
+ *
+ * Context: cq->k->lock held.
+ * Return: true if @wc was filled.
+ */
+static bool irdma_poll_one(struct irdma_cq *cq, struct irdma_cqe *cqe,
+			   struct ib_wc *wc, bool *consume)
+{
+	struct irdma_pci_f *rf = to_iwdev(cq->ibcq.device)->rf;
+	u64 hdr = le64_to_cpu(cqe->qw[IRDMA_CQE_HDR]);
+	u32 qpn = le64_get_bits(cqe->qw[2], IRDMA_CQE_QW2_QPID);
+	bool err = FIELD_GET(IRDMA_CQE_QW3_ERROR, hdr);
+	u16 major = FIELD_GET(IRDMA_CQE_QW3_MAJERR, hdr);
+	u16 minor = FIELD_GET(IRDMA_CQE_QW3_MINERR, hdr);
+	u32 idx = FIELD_GET(IRDMA_CQE_QW3_WQEIDX, hdr);
+	bool flush = err && major == IRDMA_FLUSH_MAJOR_ERR;
+	struct irdma_qp *iwqp;
+	struct irdma_kqp *k;
+	bool filled = false;
+
+	*consume = true;
+	/* a scrubbed CQE of a destroyed QP */
+	if (!le64_to_cpu(cqe->qw[1]))
+		return false;
+	iwqp = xa_load(&rf->qp_table, qpn);
+	if (!iwqp || !iwqp->k)
+		return false;
+	k = iwqp->k;
+	memset(wc, 0, sizeof(*wc));
+	wc->qp = &iwqp->ibqp;
+	wc->status = !err ? IB_WC_SUCCESS :
+		     flush ? irdma_flush_status(minor) : IB_WC_GENERAL_ERR;
+	wc->vendor_err = err ? (u32)major << 16 | minor : 0;
+
+	spin_lock(&k->lock);
+	if (FIELD_GET(IRDMA_CQE_QW3_SQ, hdr)) {
+		int at = flush ? irdma_sq_next_wr(k) : idx;
+		struct irdma_sq_wr *w;
+
+		if (at < 0 || at >= k->sq_size)
+			goto out;
+		w = &k->sq_wrs[at];
+		wc->wr_id = w->wr_id;
+		wc->opcode = irdma_wc_opcode(w->op);
+		wc->byte_len = w->len;
+		k->sq_tail = (at + w->quanta) % k->sq_size;
+		filled = !(!flush && !err && !w->signaled);
+		if (flush) {
+			/* the rest of the queue: plain flush errors */
+			if (irdma_sq_next_wr(k) >= 0) {
+				*consume = false;
+				cqe->qw[IRDMA_CQE_HDR] = cpu_to_le64((hdr &
+					~IRDMA_CQE_QW3_MINERR) |
+					FIELD_PREP(IRDMA_CQE_QW3_MINERR,
+						   IRDMA_FLUSH_GENERAL_ERR));
+			}
+		}
+	} else {
+		u32 at = flush ? k->rq_tail : idx >> iwqp->rq_shift;
+
+		if (flush && k->rq_tail == k->rq_head)
+			goto out;
+		if (at >= k->rq_size)
+			goto out;
+		wc->wr_id = k->rq_wrids[at];
+		wc->opcode = IB_WC_RECV;
+		wc->byte_len = le64_get_bits(cqe->qw[0], IRDMA_CQE_QW0_PAYLDLEN);
+		if (FIELD_GET(IRDMA_CQE_QW3_STAG, hdr)) {
+			wc->wc_flags |= IB_WC_WITH_INVALIDATE;
+			wc->ex.invalidate_rkey =
+				le64_get_bits(cqe->qw[2], IRDMA_CQE_QW2_INVSTAG);
+		}
+		k->rq_tail = (at + 1) % k->rq_size;
+		filled = true;
+		if (flush && k->rq_tail != k->rq_head) {
+			*consume = false;
+			cqe->qw[IRDMA_CQE_HDR] = cpu_to_le64((hdr &
+				~IRDMA_CQE_QW3_MINERR) |
+				FIELD_PREP(IRDMA_CQE_QW3_MINERR,
+					   IRDMA_FLUSH_GENERAL_ERR));
+		}
+	}
+out:
+	spin_unlock(&k->lock);
+	return filled;
+}
+
+/**
+ * irdma_poll_cq() - reap completions of a kernel CQ
+ * @ibcq: CQ
+ * @num_entries: capacity of @wc
+ * @wc: completions
+ *
+ * Context: any.
+ * Return: completions reaped.
+ */
+int irdma_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc)
+{
+	struct irdma_cq *cq = container_of(ibcq, struct irdma_cq, ibcq);
+	struct irdma_kcq *kcq = cq->k;
+	struct irdma_cqe *ring;
+	unsigned long flags;
+	int n = 0;
+
+	if (!kcq)
+		return -EINVAL;
+	ring = kcq->ring.mem.va;
+	spin_lock_irqsave(&kcq->lock, flags);
+	while (n < num_entries) {
+		struct irdma_cqe *cqe = &ring[kcq->ring.head];
+		u64 hdr = le64_to_cpu(READ_ONCE(cqe->qw[IRDMA_CQE_HDR]));
+		bool consume;
+
+		if (FIELD_GET(IRDMA_CQE_QW3_VALID, hdr) != kcq->ring.polarity)
+			break;
+		/* read the CQE body only after seeing it valid */
+		dma_rmb();
+		if (irdma_poll_one(cq, cqe, &wc[n], &consume))
+			n++;
+		if (!consume)
+			continue;
+		if (++kcq->ring.head == kcq->ring.size) {
+			kcq->ring.head = 0;
+			kcq->ring.polarity ^= 1;
+		}
+		WRITE_ONCE(kcq->ring.shadow[IRDMA_CQ_SHADOW_QW0],
+			   le64_encode_bits(kcq->ring.head,
+					    IRDMA_CQ_SHADOW_QW0_CQEIDX));
+	}
+	spin_unlock_irqrestore(&kcq->lock, flags);
+	return n;
+}
+
+/**
+ * irdma_req_notify_cq() - ask for a completion event on a kernel CQ
+ * @ibcq: CQ
+ * @flags: IB_CQ_SOLICITED or IB_CQ_NEXT_COMP, IB_CQ_REPORT_MISSED_EVENTS
+ *
+ * Context: any.
+ * Return: 0, or 1 if completions are already waiting and the caller asked
+ * to know (IB_CQ_REPORT_MISSED_EVENTS), -EINVAL for a user CQ.
+ */
+int irdma_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
+{
+	struct irdma_cq *cq = container_of(ibcq, struct irdma_cq, ibcq);
+	struct irdma_kcq *kcq = cq->k;
+	struct irdma_cqe *cqe;
+	unsigned long irqflags;
+	int ret = 0;
+
+	if (!kcq)
+		return -EINVAL;
+	spin_lock_irqsave(&kcq->lock, irqflags);
+	irdma_cq_ring_arm(to_iwdev(ibcq->device)->rf, &kcq->ring,
+			  (flags & IB_CQ_SOLICITED_MASK) == IB_CQ_SOLICITED);
+	cqe = &((struct irdma_cqe *)kcq->ring.mem.va)[kcq->ring.head];
+	if ((flags & IB_CQ_REPORT_MISSED_EVENTS) &&
+	    le64_get_bits(READ_ONCE(cqe->qw[IRDMA_CQE_HDR]),
+			  IRDMA_CQE_QW3_VALID) == kcq->ring.polarity)
+		ret = 1;
+	spin_unlock_irqrestore(&kcq->lock, irqflags);
+	return ret;
+}
+
+/**
+ * irdma_cq_scrub() - forget the CQEs of a QP being destroyed
+ * @cq: kernel CQ
+ * @qpn: the QP
+ *
+ * Completions already written for it are left in place with a zero
+ * context, which polling skips.
+ */
+void irdma_cq_scrub(struct irdma_cq *cq, u32 qpn)
+{
+	struct irdma_kcq *kcq = cq->k;
+	struct irdma_cqe *ring;
+	unsigned long flags;
+	u32 i, head;
+	u8 pol;
+
+	if (!kcq)
+		return;
+	ring = kcq->ring.mem.va;
+	spin_lock_irqsave(&kcq->lock, flags);
+	head = kcq->ring.head;
+	pol = kcq->ring.polarity;
+	for (i = 0; i < kcq->ring.size; i++) {
+		struct irdma_cqe *cqe = &ring[head];
+		u64 hdr = le64_to_cpu(cqe->qw[IRDMA_CQE_HDR]);
+
+		if (FIELD_GET(IRDMA_CQE_QW3_VALID, hdr) != pol)
+			break;
+		if (le64_get_bits(cqe->qw[2], IRDMA_CQE_QW2_QPID) == qpn)
+			cqe->qw[1] = 0;
+		if (++head == kcq->ring.size) {
+			head = 0;
+			pol ^= 1;
+		}
+	}
+	spin_unlock_irqrestore(&kcq->lock, flags);
+}

@@ -1,0 +1,419 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * irdma_sim - the wire: the instance's netdev.
+ *
+ * Receive steering.  Until the model offloads TCP (DESIGN.md, "The
+ * model's TCP offload"), an rx_handler on the netdev plays the adapter's
+ * qhash steering.  A frame addressed to the netdev's MAC that carries an
+ * IPv4 or IPv6 TCP segment (not a fragment, no IPv6 extension header) is
+ * looked up in the qhash table: first a TCP_ESTABLISHED entry by 4-tuple,
+ * then, for a SYN without ACK or RST, a TCP_SYN (listener) entry by local
+ * address and port.  Entries match the frame's VLAN: an entry with a VLAN
+ * id matches frames tagged with that id, one without matches untagged
+ * frames.  A matched frame is consumed: its headers are checked (no IPv4
+ * options, IPv4 header checksum; the TCP checksum unless the stack
+ * vouches for it: veth delivers CHECKSUM_PARTIAL frames whose checksum
+ * field holds only the pseudo-header sum) and it goes to the target QP's
+ * receive queue (uda.c), or is dropped and counted.  Every other frame
+ * passes to the stack untouched.  The frame is read with skb_copy_bits()
+ * and skb_header_pointer(): veth has TSO/GRO, so an skb may be non-linear
+ * or larger than the MTU.
+ *
+ * VLANs: the stack hands a tagged frame to the VLAN device of its id
+ * before rx_handlers run, so the rx_handler sees tagged frames only for
+ * ids without a VLAN device on the netdev.
+ *
+ * Transmit.  irdma_sim_net_xmit() completes a segment taken from a UDA
+ * send WQE into a frame, as the adapter does from the AH and its ARP
+ * entry: Ethernet header (ARP entry's MAC to, AH's source MAC from), an
+ * 802.1Q tag when the AH says so, an IPv4 header (TOS, TTL, DF, an
+ * identification, header checksum) or an IPv6 header (traffic class, flow
+ * label, hop limit), and the TCP checksum (the driver leaves the field 0).
+ * The frame leaves through dev_queue_xmit(); a loopback AH's frame goes to
+ * the netdev's own receive path (netif_rx()), where steering finds it
+ * like any other.  Neither is called with sim->lock held: on veth the
+ * peer's reply can run through the rx_handler inside them.
+ *
+ * Attachment.  The rx_handler is registered when the instance is created
+ * (rdma link add runs without rtnl, so the model takes it) and
+ * unregistered when the instance stops, or at once when the netdev is
+ * unregistered (the netdev notifier, rtnl held).  A netdev has one
+ * rx_handler slot: on a bridge, bond, team, macvlan or Open vSwitch port
+ * it is taken, and rdma link add fails with -EBUSY.
+ */
+
+#include <linux/etherdevice.h>
+#include <linux/if_vlan.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/rtnetlink.h>
+#include <linux/tcp.h>
+#include <net/checksum.h>
+#include <net/ip.h>
+#include <net/ip6_checksum.h>
+#include <net/ipv6.h>
+#include <net/tcp.h>
+
+#include "sim.h"
+
+/**
+ * irdma_sim_ip_be() - an IPv6 address from host-order words
+ * @a: the address
+ * @w: words, word 0 most significant
+ */
+static void irdma_sim_ip_be(struct in6_addr *a, const u32 w[4])
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		a->s6_addr32[i] = htonl(w[i]);
+}
+
+/**
+ * irdma_sim_frame_parse() - find the addresses and ports of a TCP frame
+ * @skb: received frame, data at the network header
+ * @f: filled (addresses in the qhash layout)
+ *
+ * Return: true for an unfragmented IPv4 or IPv6 TCP segment whose length
+ * fields agree with @skb; false sends the frame to the stack.
+ */
+static bool irdma_sim_frame_parse(const struct sk_buff *skb,
+				  struct irdma_sim_frame *f)
+{
+	const struct ipv6hdr *ip6h;
+	const struct iphdr *iph;
+	const struct tcphdr *th;
+	struct ipv6hdr _ip6h;
+	struct tcphdr _th;
+	struct iphdr _iph;
+	u32 l3_len;
+	int i;
+
+	memset(f, 0, sizeof(*f));
+	switch (skb->protocol) {
+	case htons(ETH_P_IP):
+		iph = skb_header_pointer(skb, 0, sizeof(_iph), &_iph);
+		if (!iph || iph->version != 4 || iph->ihl < 5 ||
+		    iph->protocol != IPPROTO_TCP ||
+		    (iph->frag_off & htons(IP_MF | IP_OFFSET)))
+			return false;
+		f->ipv4 = true;
+		f->l3_hlen = iph->ihl * 4;
+		l3_len = ntohs(iph->tot_len);
+		f->lip[3] = ntohl(iph->daddr);
+		f->rip[3] = ntohl(iph->saddr);
+		break;
+	case htons(ETH_P_IPV6):
+		ip6h = skb_header_pointer(skb, 0, sizeof(_ip6h), &_ip6h);
+		if (!ip6h || ip6h->version != 6 || ip6h->nexthdr != IPPROTO_TCP)
+			return false;
+		f->l3_hlen = sizeof(*ip6h);
+		l3_len = sizeof(*ip6h) + ntohs(ip6h->payload_len);
+		for (i = 0; i < 4; i++) {
+			f->lip[i] = ntohl(ip6h->daddr.s6_addr32[i]);
+			f->rip[i] = ntohl(ip6h->saddr.s6_addr32[i]);
+		}
+		break;
+	default:
+		return false;
+	}
+	if (l3_len < f->l3_hlen + sizeof(*th) || l3_len > skb->len)
+		return false;
+	f->tcp_len = l3_len - f->l3_hlen;
+	th = skb_header_pointer(skb, f->l3_hlen, sizeof(_th), &_th);
+	if (!th || th->doff < 5 || th->doff * 4 > f->tcp_len)
+		return false;
+	f->lport = ntohs(th->dest);
+	f->rport = ntohs(th->source);
+	f->flags = tcp_flag_byte(th);
+	if (!skb_mac_header_was_set(skb) ||
+	    skb_network_header(skb) - skb_mac_header(skb) < ETH_HLEN)
+		return false;
+	ether_addr_copy(f->smac, eth_hdr(skb)->h_source);
+	if (skb_vlan_tag_present(skb)) {
+		f->vlan_valid = true;
+		f->vlan_tci = skb_vlan_tag_get(skb);
+	}
+	return true;
+}
+
+/**
+ * irdma_sim_steer() - the qhash entry a frame matches
+ * @sim: instance
+ * @f: the frame; @f->syn is set when a TCP_SYN entry matched
+ *
+ * Context: RCU read side (the rx_handler).
+ * Return: the target QP id, or -ENOENT when no entry matches.
+ */
+static int irdma_sim_steer(struct irdma_sim *sim, struct irdma_sim_frame *f)
+{
+	bool pure_syn = (f->flags & (TCPHDR_SYN | TCPHDR_ACK | TCPHDR_RST)) ==
+			TCPHDR_SYN;
+	u16 vid = f->vlan_tci & VLAN_VID_MASK;
+	u32 gen = READ_ONCE(sim->gen);
+	struct irdma_sim_qhash *e;
+	int syn_qpn = -ENOENT;
+
+	hash_for_each_possible_rcu(sim->qhash, e, node, f->lport) {
+		if (e->gen != gen || e->ipv4 != f->ipv4 ||
+		    e->lport != f->lport || e->vlan_valid != f->vlan_valid ||
+		    (e->vlan_valid && e->vlan != vid) ||
+		    memcmp(e->lip, f->lip, sizeof(f->lip)))
+			continue;
+		if (e->type == IRDMA_QHASH_TYPE_TCP_ESTABLISHED) {
+			if (e->rport == f->rport &&
+			    !memcmp(e->rip, f->rip, sizeof(f->rip)))
+				return READ_ONCE(e->qpn);
+		} else if (e->type == IRDMA_QHASH_TYPE_TCP_SYN && pure_syn) {
+			syn_qpn = READ_ONCE(e->qpn);
+		}
+	}
+	f->syn = syn_qpn >= 0;
+	return syn_qpn;
+}
+
+/**
+ * irdma_sim_frame_check() - check the headers of a steered frame
+ * @skb: the frame
+ * @f: parsed by irdma_sim_frame_parse(); bad_hdr and bad_csum are set
+ */
+static void irdma_sim_frame_check(const struct sk_buff *skb,
+				  struct irdma_sim_frame *f)
+{
+	struct in6_addr saddr, daddr;
+	const struct iphdr *iph;
+	struct iphdr _iph;
+	__wsum csum;
+
+	if (f->ipv4) {
+		/* the GEN_2 buffer has room for a 20-byte IPv4 header only */
+		iph = f->l3_hlen == sizeof(*iph) ?
+			skb_header_pointer(skb, 0, sizeof(_iph), &_iph) : NULL;
+		if (!iph || ip_fast_csum(iph, iph->ihl)) {
+			f->bad_hdr = true;
+			return;
+		}
+	}
+	/* locally made (veth: only the pseudo-header sum) or already checked */
+	if (skb->ip_summed == CHECKSUM_PARTIAL ||
+	    skb->ip_summed == CHECKSUM_UNNECESSARY)
+		return;
+	csum = skb_checksum(skb, f->l3_hlen, f->tcp_len, 0);
+	if (f->ipv4) {
+		f->bad_csum = csum_tcpudp_magic(htonl(f->rip[3]),
+						htonl(f->lip[3]), f->tcp_len,
+						IPPROTO_TCP, csum) != 0;
+	} else {
+		irdma_sim_ip_be(&saddr, f->rip);
+		irdma_sim_ip_be(&daddr, f->lip);
+		f->bad_csum = csum_ipv6_magic(&saddr, &daddr, f->tcp_len,
+					      IPPROTO_TCP, csum) != 0;
+	}
+}
+
+/**
+ * irdma_sim_rx_handler() - the netdev's rx_handler: qhash steering
+ * @pskb: the received frame
+ *
+ * Context: softirq (or process context with BHs off), RCU read side.
+ * Return: RX_HANDLER_CONSUMED for a frame a qhash entry matched (it went
+ * to the ILQ or was dropped), RX_HANDLER_PASS for every other frame.
+ */
+static rx_handler_result_t irdma_sim_rx_handler(struct sk_buff **pskb)
+{
+	struct sk_buff *skb = *pskb;
+	struct irdma_sim *sim = rcu_dereference(skb->dev->rx_handler_data);
+	struct irdma_sim_frame f;
+	int qpn;
+
+	if (skb->pkt_type != PACKET_HOST || !irdma_sim_frame_parse(skb, &f))
+		return RX_HANDLER_PASS;
+	qpn = irdma_sim_steer(sim, &f);
+	if (qpn < 0)
+		return RX_HANDLER_PASS;
+	irdma_sim_frame_check(skb, &f);
+	irdma_sim_uda_rx(sim, qpn, skb, &f);
+	consume_skb(skb);
+	return RX_HANDLER_CONSUMED;
+}
+
+/**
+ * irdma_sim_net_attach() - register the rx_handler on the netdev
+ * @sim: instance being created
+ *
+ * Context: rtnl held.
+ * Return: 0, -EBUSY when the netdev's rx_handler slot is taken, or
+ * another negative errno.
+ */
+int irdma_sim_net_attach(struct irdma_sim *sim)
+{
+	int err;
+
+	ASSERT_RTNL();
+
+	err = netdev_rx_handler_register(sim->netdev, irdma_sim_rx_handler, sim);
+	if (err == -EBUSY)
+		dev_err_ratelimited(&sim->dev,
+				    "%s already has a receive handler (a bridge, bond, team, macvlan or Open vSwitch port?): the model cannot steer its TCP frames\n",
+				    netdev_name(sim->netdev));
+	else if (err)
+		dev_err_ratelimited(&sim->dev,
+				    "cannot register a receive handler on %s: %d\n",
+				    netdev_name(sim->netdev), err);
+	return err;
+}
+
+/**
+ * irdma_sim_net_detach() - unregister the rx_handler, if it is registered
+ * @sim: instance
+ *
+ * When this returns, no rx_handler call uses @sim any more.
+ *
+ * Context: rtnl held; may sleep.
+ */
+void irdma_sim_net_detach(struct irdma_sim *sim)
+{
+	struct net_device *ndev = sim->netdev;
+
+	ASSERT_RTNL();
+
+	if (rtnl_dereference(ndev->rx_handler) == irdma_sim_rx_handler &&
+	    rtnl_dereference(ndev->rx_handler_data) == sim)
+		netdev_rx_handler_unregister(ndev);
+}
+
+/**
+ * irdma_sim_net_attached() - whether the rx_handler is registered
+ * @sim: instance
+ *
+ * Return: true while frames are steered (a snapshot, for debugfs).
+ */
+bool irdma_sim_net_attached(struct irdma_sim *sim)
+{
+	return rcu_access_pointer(sim->netdev->rx_handler) == irdma_sim_rx_handler &&
+	       rcu_access_pointer(sim->netdev->rx_handler_data) == sim;
+}
+
+/**
+ * irdma_sim_net_alloc() - an skb for a segment to send
+ * @sim: instance
+ * @len: TCP header and payload bytes
+ *
+ * The skb has room in front for the Ethernet, VLAN and IP headers.
+ *
+ * Context: any; does not sleep.
+ * Return: the skb, @len bytes long, or NULL.
+ */
+struct sk_buff *irdma_sim_net_alloc(struct irdma_sim *sim, u32 len)
+{
+	struct net_device *ndev = sim->netdev;
+	u32 head = LL_RESERVED_SPACE(ndev) + VLAN_HLEN + sizeof(struct ipv6hdr);
+	struct sk_buff *skb;
+
+	skb = alloc_skb(head + len + ndev->needed_tailroom, GFP_ATOMIC);
+	if (!skb)
+		return NULL;
+	skb_reserve(skb, head);
+	skb_put(skb, len);
+	return skb;
+}
+
+/**
+ * irdma_sim_net_xmit() - complete a segment into a frame and send it
+ * @sim: instance
+ * @skb: from irdma_sim_net_alloc(), holding the TCP segment; consumed
+ * @tx: L2/L3 fields from the AH and its ARP entry
+ *
+ * Context: process context (the instance's workqueue), sim->lock not
+ * held: the reply may come back through the rx_handler in here.
+ */
+void irdma_sim_net_xmit(struct irdma_sim *sim, struct sk_buff *skb,
+			const struct irdma_sim_tx *tx)
+{
+	struct net_device *ndev = sim->netdev;
+	struct in6_addr saddr, daddr;
+	struct ipv6hdr *ip6h;
+	unsigned long flags;
+	struct ethhdr *eth;
+	struct iphdr *iph;
+	struct tcphdr *th;
+	u32 len = skb->len;
+	__be16 proto;
+	__wsum csum;
+	bool ok;
+	int rc;
+
+	skb_reset_transport_header(skb);
+	th = tcp_hdr(skb);
+	th->check = 0;
+	csum = csum_partial(th, len, 0);
+	if (tx->ipv4) {
+		iph = skb_push(skb, sizeof(*iph));
+		skb_reset_network_header(skb);
+		memset(iph, 0, sizeof(*iph));
+		iph->version = 4;
+		iph->ihl = sizeof(*iph) / 4;
+		iph->tos = tx->tc;
+		iph->tot_len = htons(sizeof(*iph) + len);
+		iph->id = htons(tx->ip_id);
+		iph->frag_off = htons(IP_DF);
+		iph->ttl = tx->hop_limit;
+		iph->protocol = IPPROTO_TCP;
+		iph->saddr = htonl(tx->src_ip[3]);
+		iph->daddr = htonl(tx->dst_ip[3]);
+		ip_send_check(iph);
+		th->check = csum_tcpudp_magic(iph->saddr, iph->daddr, len,
+					      IPPROTO_TCP, csum);
+		proto = htons(ETH_P_IP);
+	} else {
+		irdma_sim_ip_be(&saddr, tx->src_ip);
+		irdma_sim_ip_be(&daddr, tx->dst_ip);
+		ip6h = skb_push(skb, sizeof(*ip6h));
+		skb_reset_network_header(skb);
+		ip6_flow_hdr(ip6h, tx->tc,
+			     htonl(tx->flow_label) & IPV6_FLOWLABEL_MASK);
+		ip6h->payload_len = htons(len);
+		ip6h->nexthdr = IPPROTO_TCP;
+		ip6h->hop_limit = tx->hop_limit;
+		ip6h->saddr = saddr;
+		ip6h->daddr = daddr;
+		th->check = csum_ipv6_magic(&saddr, &daddr, len, IPPROTO_TCP,
+					    csum);
+		proto = htons(ETH_P_IPV6);
+	}
+	eth = skb_push(skb, ETH_HLEN);
+	skb_reset_mac_header(skb);
+	ether_addr_copy(eth->h_dest, tx->dmac);
+	ether_addr_copy(eth->h_source, tx->smac);
+	eth->h_proto = proto;
+	if (tx->insert_vlan)
+		__vlan_hwaccel_put_tag(skb, htons(ETH_P_8021Q), tx->vlan_tci);
+	skb->protocol = proto;
+	skb->dev = ndev;
+	skb->ip_summed = CHECKSUM_NONE;
+	len = skb->len;
+
+	if (tx->loopback) {
+		skb->protocol = eth_type_trans(skb, ndev);
+		ok = netif_rx(skb) == NET_RX_SUCCESS;
+	} else if (!netif_running(ndev)) {
+		kfree_skb(skb);
+		ok = false;
+	} else {
+		/* net_xmit_eval() evaluates its argument twice */
+		rc = dev_queue_xmit(skb);
+		ok = !net_xmit_eval(rc);
+	}
+
+	spin_lock_irqsave(&sim->lock, flags);
+	if (!ok) {
+		sim->net.tx_dropped++;
+	} else {
+		if (tx->loopback)
+			sim->net.tx_loopback++;
+		else
+			sim->net.tx_sent++;
+		sim->net.tx_bytes += len;
+	}
+	spin_unlock_irqrestore(&sim->lock, flags);
+}

@@ -1,0 +1,262 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# timeout: 420
+#
+# The model's ILQ data path on the wire: irdma0 (irdma_sim on va, netns a)
+# listens through rdma_cm (tools/tests/progs/cm_reject -s, which refuses
+# each request with private data); peers in netns b connect over vb:
+#   - siw (cm_reject -c): SYN, SYN-ACK, MPA request, MPA reply with the R
+#     flag.  siw in 6.1 always sends an MPA v2 request without the
+#     peer-to-peer flag, which the CM refuses by itself (as upstream irdma
+#     does), so the listener never sees it and the reply has no private
+#     data;
+#   - the kernel's TCP with a hand-made MPA v2 request (mpa_peer -c, P2P +
+#     Read RTR): the listener gets the request's private data and its
+#     rdma_reject() private data comes back in an MPA reply with R set;
+# over IPv4 and IPv6.  A capture on vb (dumpcap, decoded by tshark's iWARP
+# dissector) checks the frames the model built: IP and TCP checksums, TTL,
+# DF, the MPA reply's R flag and private data.  Other traffic on va (ping,
+# plain TCP to other ports) is untouched; a segment too large for the ILQ
+# buffer is dropped and counted; a bridge port is refused (rx_handler
+# slot taken); deleting va detaches the model.
+# shellcheck source=tools/tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+P=ilq
+
+t_require "$P/tools" rdma ibv_devinfo || t_exit
+t_need_ours "$P" irdma irdma_sim
+for prog in cm_reject mpa_peer; do
+	if [ ! -x "$T_PROGS/$prog" ]; then
+		t_fail "$P/progs" "$T_PROGS/$prog is not built"
+		t_exit
+	fi
+done
+if ! t_hosts_up; then
+	t_fail "$P/hosts" "cannot create netns a/b joined by va/vb"
+	t_exit
+fi
+modprobe -r irdma_sim irdma 2>/dev/null
+if ! modprobe siw || ! modprobe -a rdma_ucm ib_uverbs; then
+	t_fail "$P/modprobe" "cannot load siw, rdma_ucm, ib_uverbs"
+	t_exit
+fi
+t_dmesg_mark "$P"
+work=$(mktemp -d)
+t_defer rm -rf "$work"
+
+if ! t_check "$P/link-add" t_in "$T_NS_A" rdma link add irdma0 type irdma_sim netdev "$T_IF_A"; then
+	t_dmesg_since | tail -n 30 | t_indent
+	t_exit
+fi
+t_defer rdma link delete irdma0
+t_check "$P/link-add-siw" t_in "$T_NS_B" rdma link add siw0 type siw netdev "$T_IF_B"
+t_defer rdma link delete siw0
+dbg=
+for d in /sys/kernel/debug/irdma_sim/irdma_sim*; do
+	[ -f "$d/net" ] && dbg=$d
+done
+# net_field NAME: a counter of the model's "net" debugfs file
+net_field() { sed -n "s/^$1 //p" "$dbg/net" 2>/dev/null; }
+if [ -n "$dbg" ] && [ "$(net_field attached)" = 1 ]; then
+	t_pass "$P/attached"
+else
+	t_fail "$P/attached" "no irdma_sim debugfs 'net' file saying attached 1 (${dbg:-none})"
+	t_exit
+fi
+
+# the capture: dumpcap starts in a few seconds, tshark decodes at the end
+cap=$work/vb.pcap
+have_cap=0
+if command -v dumpcap >/dev/null && command -v tshark >/dev/null; then
+	ip netns exec "$T_NS_B" dumpcap -q -i "$T_IF_B" -f tcp -w "$cap" >"$work/dumpcap.log" 2>&1 &
+	cap_pid=$!
+	t_defer kill "$cap_pid"
+	if t_wait 30 test -s "$cap"; then
+		have_cap=1
+	else
+		t_indent <"$work/dumpcap.log"
+		t_fail "$P/capture" "dumpcap did not start"
+	fi
+else
+	t_skip "$P/capture" "dumpcap/tshark not installed"
+fi
+
+# --- traffic that is not the ILQ's passes to the stack ---------------------
+t_check "$P/ping-ipv4" t_in "$T_NS_B" ping -c 2 -i 0.2 -W 2 "$T_IP_A"
+t_check "$P/ping-ipv6" t_in "$T_NS_B" ping -c 2 -i 0.2 -W 2 "$T_IP6_A"
+# echo_pair NAME ADDR PORT: a plain TCP echo server in a, a client in b
+echo_pair() {
+	local name=$1 addr=$2 port=$3 spid
+	ip netns exec "$T_NS_A" "$T_PROGS/mpa_peer" -l -a "$addr" -p "$port" -t 20 >"$work/echo.$port" 2>&1 &
+	spid=$!
+	t_wait 10 grep -q 'echo server' "$work/echo.$port"
+	t_check "$name" t_in "$T_NS_B" "$T_PROGS/mpa_peer" -s -a "$addr" -p "$port" -t 10
+	wait "$spid" || t_indent <"$work/echo.$port"
+}
+echo_pair "$P/plain-tcp-ipv4" "$T_IP_A" 7100
+echo_pair "$P/plain-tcp-ipv6" "$T_IP6_A" 7101
+
+# --- siw connects, the CM refuses its MPA v2 request ----------------------
+# siw_pair NAME ADDR PORT
+siw_pair() {
+	local name=$1 addr=$2 port=$3 spid out rc=0
+	ip netns exec "$T_NS_A" "$T_PROGS/cm_reject" -s -a "$addr" -p "$port" -t 30 >"$work/srv.$port" 2>&1 &
+	spid=$!
+	if ! t_wait 20 t_rdma_listening "$port"; then
+		kill "$spid" 2>/dev/null
+		wait "$spid"
+		t_indent <"$work/srv.$port"
+		t_fail "$name" "the irdma0 listener does not listen"
+		return
+	fi
+	out=$(t_in "$T_NS_B" timeout 30 "$T_PROGS/cm_reject" -c -a "$addr" -p "$port" -t 20 -e '' 2>&1) || rc=$?
+	kill "$spid" 2>/dev/null
+	wait "$spid"
+	t_indent <<<"$out"
+	if [ "$rc" -eq 0 ] && grep -q 'REJECTED' <<<"$out"; then
+		t_pass "$name"
+		t_log "siw client: $(grep -o 'REJECTED.*' <<<"$out")"
+	else
+		t_indent <"$work/srv.$port"
+		t_fail "$name" "siw client exited $rc, want RDMA_CM_EVENT_REJECTED"
+	fi
+}
+siw_pair "$P/siw-reject-ipv4" "$T_IP_A" 7000
+siw_pair "$P/siw-reject-ipv6" "$T_IP6_A" 7002
+
+# --- a P2P MPA v2 request reaches the listener, its reject comes back ------
+# mpa_pair NAME ADDR PORT
+mpa_pair() {
+	local name=$1 addr=$2 port=$3 spid out rc=0 src=0
+	ip netns exec "$T_NS_A" "$T_PROGS/cm_reject" -s -a "$addr" -p "$port" -d "irdma says no" -t 30 >"$work/srv.$port" 2>&1 &
+	spid=$!
+	if ! t_wait 20 t_rdma_listening "$port"; then
+		kill "$spid" 2>/dev/null
+		wait "$spid"
+		t_indent <"$work/srv.$port"
+		t_fail "$name" "the irdma0 listener does not listen"
+		return
+	fi
+	out=$(t_in "$T_NS_B" timeout 30 "$T_PROGS/mpa_peer" -c -a "$addr" -p "$port" -d "hello from mpa_peer" -e "irdma says no" -t 20 2>&1) || rc=$?
+	wait "$spid" || src=$?
+	t_indent <<<"$out"
+	t_indent <"$work/srv.$port"
+	if [ "$rc" -eq 0 ] && [ "$src" -eq 0 ] &&
+		grep -q "request private data (19 bytes): 'hello from mpa_peer'" "$work/srv.$port"; then
+		t_pass "$name"
+		t_log "timing: $(grep -o 'reply after.*' <<<"$out")"
+	else
+		t_fail "$name" "MPA client exited $rc, listener $src"
+	fi
+}
+mpa_pair "$P/mpa-reject-ipv4" "$T_IP_A" 7001
+mpa_pair "$P/mpa-reject-ipv6" "$T_IP6_A" 7003
+
+# --- a segment larger than the ILQ buffer is dropped and counted ----------
+big0=$(net_field rx_too_big)
+ip netns exec "$T_NS_A" "$T_PROGS/cm_reject" -s -a "$T_IP_A" -p 7004 -t 20 >"$work/srv.7004" 2>&1 &
+spid=$!
+if t_wait 20 t_rdma_listening 7004; then
+	t_in "$T_NS_B" timeout 20 "$T_PROGS/mpa_peer" -z 1200 -a "$T_IP_A" -p 7004 -t 2 >/dev/null 2>&1
+	if [ "$(net_field rx_too_big)" -gt "${big0:-0}" ]; then
+		t_pass "$P/too-big-dropped"
+	else
+		t_fail "$P/too-big-dropped" "rx_too_big $(net_field rx_too_big) (was $big0) after a 1200-byte segment"
+	fi
+else
+	t_fail "$P/too-big-dropped" "the irdma0 listener does not listen"
+fi
+kill "$spid" 2>/dev/null
+wait "$spid" 2>/dev/null
+
+# --- counters ----------------------------------------------------------------
+t_log "model counters:"
+t_indent <"$dbg/net"
+bad=
+for c in rx_no_qp rx_no_wqe rx_bad_hdr rx_bad_csum rx_bad_buf rx_cq_full \
+	tx_bad_op tx_bad_len tx_bad_buf tx_bad_ah tx_bad_arp tx_dropped tx_cq_full; do
+	[ "$(net_field "$c")" = 0 ] || bad+=" $c=$(net_field "$c")"
+done
+if [ -z "$bad" ] && [ "$(net_field rx_syn)" -ge 5 ] && [ "$(net_field tx_sent)" -ge 10 ]; then
+	t_pass "$P/counters"
+else
+	t_fail "$P/counters" "errors:${bad:- none}; rx_syn $(net_field rx_syn) (want >= 5), tx_sent $(net_field tx_sent) (want >= 10)"
+fi
+t_check "$P/ping-after" t_in "$T_NS_B" ping -c 1 -W 2 "$T_IP_A"
+
+# --- the capture ---------------------------------------------------------------
+if [ "$have_cap" = 1 ]; then
+	kill -INT "$cap_pid" 2>/dev/null
+	wait "$cap_pid" 2>/dev/null
+	# one tshark run (seconds to start in the VM): one line per TCP frame
+	tshark -r "$cap" -o tcp.check_checksum:TRUE -o ip.check_checksum:TRUE \
+		-Y tcp -T fields -E separator='|' -E occurrence=f \
+		-e ip.src -e ipv6.src -e tcp.srcport -e tcp.dstport -e tcp.flags.str \
+		-e tcp.checksum.status -e ip.checksum.status -e ip.ttl -e ip.flags.df \
+		-e ipv6.hlim -e tcp.options.mss_val -e tcp.options.wscale.shift \
+		-e iwarp_mpa.key.rep -e iwarp_mpa.rej_flag -e iwarp_mpa.privatedata \
+		>"$work/frames" 2>"$work/tshark.err"
+	n_ours=$(awk -F'|' '$1 == "'"$T_IP_A"'" || $2 == "'"$T_IP6_A"'"' "$work/frames" | wc -l)
+	t_log "capture: $(wc -l <"$work/frames") TCP frames, $n_ours from $T_NS_A"
+	# frames the model built: from va's addresses, to the ILQ's ports 7000-7004
+	awk -F'|' '($1 == "'"$T_IP_A"'" || $2 == "'"$T_IP6_A"'") && $3 >= 7000 && $3 <= 7004' \
+		"$work/frames" >"$work/model"
+	t_indent <"$work/model"
+	if [ -s "$work/model" ] && ! awk -F'|' '$6 != 1 || ($1 != "" && $7 != 1)' "$work/model" | grep -q .; then
+		t_pass "$P/wire-checksums"
+	else
+		t_fail "$P/wire-checksums" "frames from the model without good IP and TCP checksums (status 1 = good)"
+	fi
+	if awk -F'|' '$1 != "" && ($8 != 64 || $9 != 1)' "$work/model" | grep -q . ||
+		awk -F'|' '$2 != "" && $10 != 64' "$work/model" | grep -q .; then
+		t_fail "$P/wire-ip-fields" "a model frame without TTL/hop limit 64 or (IPv4) DF"
+	else
+		t_pass "$P/wire-ip-fields"
+	fi
+	if awk -F'|' '$5 ~ /S/ && $5 ~ /A/ && $11 != ""' "$work/model" | grep -q .; then
+		t_pass "$P/wire-synack"
+		t_log "SYN-ACK: $(awk -F'|' '$5 ~ /S/ && $5 ~ /A/ { print "flags " $5 ", MSS " $11 ", wscale " $12; exit }' "$work/model")"
+	else
+		t_fail "$P/wire-synack" "no SYN-ACK with an MSS option from the model"
+	fi
+	# MPA replies with R set carrying "irdma says no", over IPv4 and IPv6
+	pd=$(printf 'irdma says no' | od -An -tx1 | tr -d ' \n')
+	for fam in 1 2; do
+		name=ipv4
+		[ "$fam" = 2 ] && name=ipv6
+		if awk -F'|' -v f="$fam" -v pd="$pd" '{ d = tolower($15); gsub(":", "", d) }
+			$f != "" && $13 != "" && ($14 == 1 || $14 == "True") && index(d, pd)' \
+			"$work/model" | grep -q .; then
+			t_pass "$P/wire-mpa-reject-$name"
+		else
+			t_indent <"$work/tshark.err"
+			t_fail "$P/wire-mpa-reject-$name" "no 'MPA ID Rep Frame' with R set and the private data from the model"
+		fi
+	done
+fi
+
+# --- a bridge port: the rx_handler slot is taken ---------------------------
+t_in "$T_NS_A" ip link add br9 type bridge &&
+	t_in "$T_NS_A" ip link add vx9 type veth peer name vy9 &&
+	t_in "$T_NS_A" ip link set vx9 master br9
+if t_in "$T_NS_A" timeout 30 rdma link add irdma9 type irdma_sim netdev vx9 2>/dev/null; then
+	rdma link delete irdma9
+	t_fail "$P/bridge-port-refused" "rdma link add on a bridge port succeeded"
+elif t_dmesg_since | grep -q 'already has a receive handler'; then
+	t_pass "$P/bridge-port-refused"
+else
+	t_dmesg_since | tail -n 5 | t_indent
+	t_fail "$P/bridge-port-refused" "refused without the rx_handler message"
+fi
+t_in "$T_NS_A" ip link del vx9 2>/dev/null
+t_in "$T_NS_A" ip link del br9 2>/dev/null
+
+# --- the netdev goes: the model lets go of it ---------------------------------
+t_check "$P/netdev-delete" t_in "$T_NS_A" ip link del "$T_IF_A"
+if t_wait 15 eval '! t_rdma_dev_exists irdma0'; then
+	t_pass "$P/netdev-delete-gone"
+else
+	t_fail "$P/netdev-delete-gone" "irdma0 still exists 15 s after va was deleted"
+fi
+t_dmesg_check "$P/dmesg"
+t_exit
