@@ -100,7 +100,10 @@ static struct irdma_qp_cm *irdma_qp_cm(struct irdma_qp *iwqp)
 #define IRDMA_IP4_OFF_VERIHL	0
 #define IRDMA_IP4_OFF_TOS	1
 #define IRDMA_IP4_OFF_TOTLEN	2
+#define IRDMA_IP4_OFF_FRAG	6	/* flags and fragment offset */
 #define IRDMA_IP4_OFF_PROTO	9
+#define IRDMA_IP4_MF		0x2000	/* more fragments */
+#define IRDMA_IP4_FRAG_OFFSET	0x1FFF
 #define IRDMA_IP4_OFF_SADDR	12
 #define IRDMA_IP4_OFF_DADDR	16
 #define IRDMA_IP6_OFF_VTCFL	0
@@ -171,11 +174,14 @@ static void irdma_copy_ip_htonl(__be32 *dst, const u32 *src)
  *
  * Checks the IP version and protocol, the IP length against @len, the TCP
  * data offset and the option area.  IPv4 options and IPv6 extension
- * headers do not fit the GEN_2 layout and are refused.  Pointers in @seg
- * point into @buf.
+ * headers do not fit the GEN_2 layout and are refused.  An IPv4 fragment
+ * (MF set or a fragment offset) is refused: the CM does not reassemble,
+ * and a first fragment would pass a truncated segment off as whole.
+ * Pointers in @seg point into @buf.
  *
  * Context: any; pure function.
- * Return: 0, or -EINVAL for a malformed or truncated frame.
+ * Return: 0, -EMSGSIZE for an IPv4 fragment, or -EINVAL for a malformed
+ * or truncated frame.
  */
 static int irdma_cm_parse_segment(const u8 *buf, u32 len, bool ipv4,
 				  struct irdma_cm_seg *seg)
@@ -195,6 +201,9 @@ static int irdma_cm_parse_segment(const u8 *buf, u32 len, bool ipv4,
 		if (iph[IRDMA_IP4_OFF_VERIHL] != 0x45 ||
 		    iph[IRDMA_IP4_OFF_PROTO] != IRDMA_IPPROTO_TCP)
 			return -EINVAL;
+		if (get_unaligned_be16(iph + IRDMA_IP4_OFF_FRAG) &
+		    (IRDMA_IP4_MF | IRDMA_IP4_FRAG_OFFSET))
+			return -EMSGSIZE;
 		if (totlen < IRDMA_CM_IPV4_HDR + IRDMA_CM_TCP_HDR_SIZE ||
 		    totlen > len - IRDMA_ILQ_IPV4_OFFSET)
 			return -EINVAL;
@@ -4576,7 +4585,8 @@ static bool irdma_cm_timewait_reuse(struct irdma_cm_node *cm_node,
  * @cm_core: CM instance
  * @work: the frame's copy
  *
- * Malformed frames are dropped; a frame for a known 4-tuple goes to its
+ * Malformed frames and IPv4 fragments are dropped (and counted); a frame
+ * for a known 4-tuple goes to its
  * node; a pure SYN may make a passive node; anything else gets a reset.
  *
  * Context: cm_core->mutex held.
@@ -4587,8 +4597,12 @@ static void irdma_cm_rx(struct irdma_cm_core *cm_core, struct irdma_cm_work *wor
 	struct irdma_cm_node *cm_node;
 	struct irdma_cm_seg seg;
 	u16 vlan_id;
+	int ret;
 
-	if (irdma_cm_parse_segment(pkt->buf, pkt->len, pkt->ipv4, &seg)) {
+	ret = irdma_cm_parse_segment(pkt->buf, pkt->len, pkt->ipv4, &seg);
+	if (ret) {
+		if (ret == -EMSGSIZE)
+			cm_core->stats.rx_fragments++;
 		cm_core->stats.rx_dropped++;
 		return;
 	}
@@ -4924,6 +4938,8 @@ int irdma_accept(struct iw_cm_id *cm_id, struct iw_cm_conn_param *conn_param)
 err_close:
 	if (iwqp)
 		cm_core->ops->qp_put(iwqp);
+	/* the backlog slot goes now, as in irdma_cm_reject() */
+	irdma_cm_uncount(cm_node);
 	if (cm_node->mpa_err && !cm_node->loopback)
 		irdma_send_mpa_reject(cm_node, NULL, 0);
 	else if (cm_node->loopback)

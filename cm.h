@@ -594,6 +594,7 @@ struct irdma_cm_tunables {
  * @nodes_freed: connection nodes freed
  * @rx_segs: segments received
  * @rx_dropped: segments dropped (malformed, out of window, no match)
+ * @rx_fragments: IPv4 fragments dropped (also counted in @rx_dropped)
  * @tx_segs: segments sent
  * @rexmits: retransmissions
  * @resets_sent: RSTs sent
@@ -610,6 +611,7 @@ struct irdma_cm_stats {
 	u64 nodes_freed;
 	u64 rx_segs;
 	u64 rx_dropped;
+	u64 rx_fragments;
 	u64 tx_segs;
 	u64 rexmits;
 	u64 resets_sent;

@@ -1223,6 +1223,23 @@ static void irdma_test_parse_segment(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, irdma_cm_parse_segment(b, 30, false, &s), -EINVAL);
 }
 
+/* IPv4 fragments are refused (the CM does not reassemble); DF is fine */
+static void irdma_test_parse_segment_ipv4_fragments(struct kunit *test)
+{
+	u8 b[128];
+	struct irdma_cm_seg s;
+
+	irdma_t_mkframe(b, true, 28);
+	put_unaligned_be16(0x4000, b + 20 + 6);		/* DF */
+	KUNIT_EXPECT_EQ(test, irdma_cm_parse_segment(b, 68, true, &s), 0);
+	put_unaligned_be16(0x2000, b + 20 + 6);		/* MF, offset 0 */
+	KUNIT_EXPECT_EQ(test, irdma_cm_parse_segment(b, 68, true, &s), -EMSGSIZE);
+	put_unaligned_be16(0x0010, b + 20 + 6);		/* last fragment */
+	KUNIT_EXPECT_EQ(test, irdma_cm_parse_segment(b, 68, true, &s), -EMSGSIZE);
+	put_unaligned_be16(0x6001, b + 20 + 6);		/* DF | MF | offset */
+	KUNIT_EXPECT_EQ(test, irdma_cm_parse_segment(b, 68, true, &s), -EMSGSIZE);
+}
+
 static void irdma_test_stateless_reset(struct kunit *test)
 {
 	struct irdma_cm_seg s = { .sport = 5, .dport = 6, .seq = 100,
@@ -1496,6 +1513,7 @@ static struct kunit_case irdma_cm_wire_cases[] = {
 	KUNIT_CASE(irdma_test_tcp_options_malformed),
 	KUNIT_CASE(irdma_test_check_seq_window),
 	KUNIT_CASE(irdma_test_parse_segment),
+	KUNIT_CASE(irdma_test_parse_segment_ipv4_fragments),
 	KUNIT_CASE(irdma_test_stateless_reset),
 	KUNIT_CASE(irdma_test_kernel_lpb_helpers),
 	KUNIT_CASE_PARAM(irdma_test_negotiation_table, irdma_nego_gen_params),
@@ -2139,6 +2157,39 @@ static void irdma_test_accept_negotiation_refused(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, s->flags & IRDMA_TCP_FIN);
 	KUNIT_EXPECT_EQ(test, irdma_t_tqp(1, 0)->refs, 0);
 	KUNIT_EXPECT_EQ(test, n->refs, 0);
+}
+
+/* a refused accept frees the backlog slot at once, FIN acknowledged or not */
+static void irdma_test_accept_refused_frees_backlog(struct kunit *test)
+{
+	static const u8 opts[] = { 2, 4, 0x05, 0xb4, 3, 3, 2, 0 };
+	struct irdma_test_cmid *l = irdma_t_listen(test, true, NULL, 1);
+	struct irdma_test_cmid *n = irdma_t_cmid(test, 1);
+	struct irdma_cm_listener *listener = l->id.provider_data;
+	struct irdma_test_seg *s;
+	struct irdma_t_raw r, r2;
+	u8 f[64];
+	u32 len;
+
+	irdma_t_raw_handshake(test, &r);
+	/* Read RTR only, and the ULP accepts with IRD 0: MPA reject and FIN */
+	len = irdma_t_mpa(f, true, 2, 0x50, true, 0x8008, 0x4008, NULL, 0);
+	irdma_t_raw_send(&r, IRDMA_TCP_ACK, NULL, 0, f, len);
+	KUNIT_ASSERT_EQ(test, l->nev, 1);
+	KUNIT_EXPECT_EQ(test, listener->pending, 1);
+	KUNIT_EXPECT_EQ(test, irdma_t_accept(l, n, 10, NULL, 0, 0, 4),
+			-ECONNREFUSED);
+	s = irdma_t_raw_last();
+	KUNIT_EXPECT_TRUE(test, s->flags & IRDMA_TCP_FIN);
+	/* the raw peer never acknowledges the FIN */
+	KUNIT_EXPECT_EQ(test, listener->pending, 0);
+	r2.addr = T_RAW_ADDR;
+	r2.port = 40001;
+	r2.seq = 5000;
+	irdma_t_raw_send(&r2, IRDMA_TCP_SYN, opts, sizeof(opts), NULL, 0);
+	s = irdma_t_raw_last();
+	KUNIT_EXPECT_EQ(test, s->flags, IRDMA_TCP_SYN | IRDMA_TCP_ACK);
+	KUNIT_EXPECT_EQ(test, s->ack, 5001u);
 }
 
 static void irdma_test_v2_reset_falls_back_to_v1(struct kunit *test)
@@ -2934,6 +2985,7 @@ static struct kunit_case irdma_cm_conn_cases[] = {
 	KUNIT_CASE(irdma_test_markers_honoured),
 	KUNIT_CASE(irdma_test_bad_pdlen_resets),
 	KUNIT_CASE(irdma_test_accept_negotiation_refused),
+	KUNIT_CASE(irdma_test_accept_refused_frees_backlog),
 	KUNIT_CASE(irdma_test_v2_reset_falls_back_to_v1),
 	KUNIT_CASE(irdma_test_fin_before_mpa_request),
 	KUNIT_CASE(irdma_test_data_before_reply_resets),

@@ -25,6 +25,7 @@ typedef unsigned int gfp_t;
 #define EINVAL		22
 #define ERANGE		34
 #define EBADMSG		74
+#define EMSGSIZE	90
 
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define be32_to_cpu(x)	__builtin_bswap32(x)
