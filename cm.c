@@ -1274,7 +1274,6 @@ static struct irdma_cm_node *irdma_make_cm_node(struct irdma_cm_core *cm_core,
 	cm_node->core = cm_core;
 	refcount_set(&cm_node->refcnt, 1);
 	INIT_LIST_HEAD(&cm_node->tmp);
-	INIT_LIST_HEAD(&cm_node->creq);
 	cm_node->state = IRDMA_CM_STATE_IDLE;
 	cm_node->active = !listener;
 	cm_node->ipv4 = info->ipv4;
@@ -1375,8 +1374,6 @@ static void irdma_cm_unbind_cm_id(struct irdma_cm_node *cm_node)
 	if (!cm_id)
 		return;
 	cm_node->cm_id = NULL;
-	if (cm_id->provider_data == cm_node)
-		cm_id->provider_data = NULL;
 	cm_id->rem_ref(cm_id);
 }
 
@@ -1832,7 +1829,8 @@ static void irdma_get_cmevent_info(struct irdma_cm_node *cm_node,
 
 	switch (event->event) {
 	case IW_CM_EVENT_CONNECT_REQUEST:
-		event->provider_data = cm_node;
+		/* a handle, not the node: see irdma_cm_connreq_take() */
+		event->provider_data = (void *)(unsigned long)cm_node->connreq_id;
 		event->private_data = cm_node->pdata;
 		event->private_data_len = min_t(u16, cm_node->pdata_len,
 						IRDMA_CM_MAX_ULP_PDATA);
@@ -2250,14 +2248,96 @@ static void irdma_handle_synack_pkt(struct irdma_cm_node *cm_node,
 }
 
 /**
+ * irdma_cm_connreq_add() - give a CONNECT_REQUEST its handle and reference
+ * @cm_node: passive node about to report CONNECT_REQUEST
+ *
+ * The node goes into cm_core->connreqs under a new index (cyclic, from 1,
+ * so a stale handle is unlikely to meet a new request); the entry holds a
+ * node reference.  The index is what iw_cm gets as provider_data.
+ *
+ * Context: cm_core->mutex held; may sleep.
+ * Return: 0 or -ENOMEM / -EBUSY.
+ */
+static int irdma_cm_connreq_add(struct irdma_cm_node *cm_node)
+{
+	struct irdma_cm_core *cm_core = cm_node->core;
+	u32 id;
+	int ret;
+
+	lockdep_assert_held(&cm_core->mutex);
+	ret = xa_alloc_cyclic(&cm_core->connreqs, &id, cm_node, xa_limit_32b,
+			      &cm_core->connreq_next, GFP_KERNEL);
+	if (ret < 0)
+		return ret;
+	irdma_cm_node_get(cm_node);
+	cm_node->connreq_id = id;
+	return 0;
+}
+
+/**
+ * irdma_cm_release_connreq() - drop the reference CONNECT_REQUEST gave
+ * @cm_node: passive node
+ *
+ * The handle goes out of cm_core->connreqs: a later accept or reject with
+ * it gets -ECONNRESET.  The node is freed if that was its last reference.
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_cm_release_connreq(struct irdma_cm_node *cm_node)
+{
+	lockdep_assert_held(&cm_node->core->mutex);
+	if (!cm_node->connreq_id)
+		return;
+	xa_erase(&cm_node->core->connreqs, cm_node->connreq_id);
+	cm_node->connreq_id = 0;
+	irdma_rem_ref_cm_node(cm_node);
+}
+
+/**
+ * irdma_cm_connreq_take() - the node behind a CONNECT_REQUEST's handle
+ * @cm_core: CM instance
+ * @cm_id: iw_cm id of the request; provider_data holds the handle
+ * @cm_node: set to the node on success
+ *
+ * The handle is looked up, never dereferenced: a request the CM already
+ * released (listener destroyed, iw_cm never answering) is simply gone.
+ * On success the request's reference passes to the caller, who drops it
+ * with irdma_rem_ref_cm_node(); the id forgets the handle either way.
+ *
+ * Context: cm_core->mutex held.
+ * Return: 0, -EINVAL if the id carries no handle, or -ECONNRESET if the
+ * request was released.
+ */
+static int irdma_cm_connreq_take(struct irdma_cm_core *cm_core,
+				 struct iw_cm_id *cm_id,
+				 struct irdma_cm_node **cm_node)
+{
+	unsigned long id = (unsigned long)cm_id->provider_data;
+	struct irdma_cm_node *node;
+
+	lockdep_assert_held(&cm_core->mutex);
+	if (!id)
+		return -EINVAL;
+	cm_id->provider_data = NULL;
+	node = xa_erase(&cm_core->connreqs, id);
+	if (!node)
+		return -ECONNRESET;
+	node->connreq_id = 0;
+	*cm_node = node;
+	return 0;
+}
+
+/**
  * irdma_cm_mpa_request_rcvd() - a whole MPA request arrived (passive)
  * @cm_node: passive node in ESTABLISHED
  *
  * A malformed request ends the connection with RST.  A v2 request without
  * flag A is refused with an MPA reject (no matching RTR) without asking
  * the ULP.  Otherwise CONNECT_REQUEST goes to the listener's iw_cm id with
- * the private data; its provider_data holds a node reference until the
- * ULP accepts or rejects.
+ * the private data; the request holds a node reference (an entry in
+ * cm_core->connreqs) until the ULP accepts or rejects.  If iw_cm does not
+ * take the event (its handler fails), no answer will come: the reference
+ * is dropped, the backlog slot freed and the connection reset.
  *
  * Context: cm_core->mutex held.
  */
@@ -2287,11 +2367,19 @@ static void irdma_cm_mpa_request_rcvd(struct irdma_cm_node *cm_node)
 		return;
 	}
 	irdma_cm_set_state(cm_node, IRDMA_CM_STATE_MPAREQ_RCVD);
-	irdma_cm_node_get(cm_node);
-	cm_node->connreq_ref = true;
-	list_add_tail(&cm_node->creq, &cm_node->core->connreqs);
-	irdma_send_cm_event(cm_node, listener->cm_id,
-			    IW_CM_EVENT_CONNECT_REQUEST, 0);
+	if (irdma_cm_connreq_add(cm_node)) {
+		irdma_passive_open_err(cm_node, true);
+		return;
+	}
+	ret = irdma_send_cm_event(cm_node, listener->cm_id,
+				  IW_CM_EVENT_CONNECT_REQUEST, 0);
+	if (ret) {
+		irdma_cm_err(cm_node->core,
+			     "CONNECT_REQUEST not taken by iw_cm: %d\n", ret);
+		irdma_cm_release_connreq(cm_node);
+		irdma_cm_uncount(cm_node);
+		irdma_passive_open_err(cm_node, true);
+	}
 }
 
 /**
@@ -3841,8 +3929,10 @@ static void irdma_reset_list_prep(struct irdma_cm_core *cm_core,
  * @apbvt_del: remove its port from the APBVT
  *
  * New SYNs are refused from now on; children and steering entries go;
- * connections not yet accepted are reset (a pending accept or reject
- * then finds them closed).  The iw_cm id reference is dropped.
+ * connections not yet accepted are reset (a loopback partner fails its
+ * connect) and their CONNECT_REQUESTs released: iw_cm drops the events
+ * of a listener being destroyed, so no accept or reject may ever come (a
+ * late one gets -ECONNRESET).  The iw_cm id reference is dropped.
  *
  * Context: cm_core->mutex held; may sleep.
  */
@@ -3852,6 +3942,7 @@ static void irdma_cm_del_listen(struct irdma_cm_core *cm_core,
 {
 	struct irdma_cm_node *cm_node, *tmp;
 	LIST_HEAD(reset_list);
+	unsigned long idx;
 
 	lockdep_assert_held(&cm_core->mutex);
 	listener->destroyed = true;
@@ -3865,13 +3956,26 @@ static void irdma_cm_del_listen(struct irdma_cm_core *cm_core,
 
 	irdma_reset_list_prep(cm_core, listener, &reset_list);
 	list_for_each_entry_safe(cm_node, tmp, &reset_list, tmp) {
+		struct irdma_cm_node *peer = cm_node->lpb_peer;
+
 		list_del_init(&cm_node->tmp);
+		if (peer && !peer->offloaded &&
+		    peer->state != IRDMA_CM_STATE_CLOSED) {
+			irdma_cm_node_get(peer);
+			irdma_active_open_err(peer, false, -ECONNRESET);
+			irdma_rem_ref_cm_node(peer);
+		}
 		if (cm_node->state != IRDMA_CM_STATE_CLOSED) {
 			irdma_send_reset(cm_node);
 			irdma_cm_node_finish(cm_node);
 		}
+		irdma_cm_release_connreq(cm_node);
 		irdma_rem_ref_cm_node(cm_node);
 	}
+	/* requests whose connection already ended (reset, timed out) */
+	xa_for_each(&cm_core->connreqs, idx, cm_node)
+		if (cm_node->listener == listener)
+			irdma_cm_release_connreq(cm_node);
 
 	if (listener->cm_id) {
 		struct iw_cm_id *cm_id = listener->cm_id;
@@ -3999,7 +4103,7 @@ static int irdma_get_addr_info(const struct sockaddr_storage *laddr,
 /**
  * irdma_cm_bind() - bind an iw_cm id and a QP to a node
  * @cm_node: node
- * @cm_id: iw_cm id (a reference is taken; provider_data points at the node)
+ * @cm_id: iw_cm id (a reference is taken; provider_data is not used)
  * @iwqp: QP (the caller's reference passes to the node; the QP takes a
  *	node reference)
  *
@@ -4009,7 +4113,6 @@ static void irdma_cm_bind(struct irdma_cm_node *cm_node, struct iw_cm_id *cm_id,
 			  struct irdma_qp *iwqp)
 {
 	cm_id->add_ref(cm_id);
-	cm_id->provider_data = cm_node;
 	cm_node->cm_id = cm_id;
 	cm_node->iwqp = iwqp;
 	irdma_cm_node_get(cm_node);
@@ -4790,21 +4893,6 @@ out:
 }
 
 /**
- * irdma_cm_release_connreq() - drop the reference CONNECT_REQUEST gave
- * @cm_node: passive node
- *
- * Context: cm_core->mutex held; the caller holds another reference.
- */
-static void irdma_cm_release_connreq(struct irdma_cm_node *cm_node)
-{
-	if (cm_node->connreq_ref) {
-		cm_node->connreq_ref = false;
-		list_del_init(&cm_node->creq);
-		irdma_rem_ref_cm_node(cm_node);
-	}
-}
-
-/**
  * irdma_cm_loopback_accept() - finish an accepted loopback connection
  * @cm_node: passive node; its MPA reply is built
  *
@@ -4830,7 +4918,7 @@ static int irdma_cm_loopback_accept(struct irdma_cm_node *cm_node)
 
 /**
  * irdma_accept() - iw_cm accept: answer a connection request
- * @cm_id: the new iw_cm id (provider_data = node from CONNECT_REQUEST)
+ * @cm_id: the new iw_cm id (provider_data: the CONNECT_REQUEST's handle)
  * @conn_param: QP number, IRD, ORD, private data (at most 255 bytes)
  *
  * Runs the RFC 6581 negotiation with the ULP's IRD/ORD (a refusal sends
@@ -4839,8 +4927,8 @@ static int irdma_cm_loopback_accept(struct irdma_cm_node *cm_node)
  * the connection is closed towards the peer.
  *
  * Context: process context; takes cm_core->mutex.
- * Return: 0, -EINVAL, -ECONNRESET (the peer went away), -ECONNREFUSED
- * (negotiation failed), or a hw error.
+ * Return: 0, -EINVAL, -ECONNRESET (the peer went away, or the CM released
+ * the request), -ECONNREFUSED (negotiation failed), or a hw error.
  */
 int irdma_accept(struct iw_cm_id *cm_id, struct iw_cm_conn_param *conn_param)
 {
@@ -4851,14 +4939,11 @@ int irdma_accept(struct iw_cm_id *cm_id, struct iw_cm_conn_param *conn_param)
 	int ret;
 
 	mutex_lock(&cm_core->mutex);
-	cm_node = cm_id->provider_data;
-	if (!cm_node || !cm_node->connreq_ref) {
+	ret = irdma_cm_connreq_take(cm_core, cm_id, &cm_node);
+	if (ret) {
 		mutex_unlock(&cm_core->mutex);
-		return -EINVAL;
+		return ret;
 	}
-	irdma_cm_node_get(cm_node);
-	irdma_cm_release_connreq(cm_node);
-	cm_id->provider_data = NULL;
 
 	if (cm_node->state != IRDMA_CM_STATE_MPAREQ_RCVD) {
 		ret = -ECONNRESET;
@@ -4954,7 +5039,7 @@ out:
 
 /**
  * irdma_reject() - iw_cm reject: refuse a connection request
- * @cm_id: the new iw_cm id (provider_data = node from CONNECT_REQUEST)
+ * @cm_id: the new iw_cm id (provider_data: the CONNECT_REQUEST's handle)
  * @pdata: private data for the peer, or NULL
  * @pdata_len: its length (at most 255)
  *
@@ -4970,14 +5055,11 @@ int irdma_reject(struct iw_cm_id *cm_id, const void *pdata, u8 pdata_len)
 	int ret;
 
 	mutex_lock(&cm_core->mutex);
-	cm_node = cm_id->provider_data;
-	if (!cm_node || !cm_node->connreq_ref) {
+	ret = irdma_cm_connreq_take(cm_core, cm_id, &cm_node);
+	if (ret) {
 		mutex_unlock(&cm_core->mutex);
-		return -EINVAL;
+		return ret;
 	}
-	irdma_cm_node_get(cm_node);
-	irdma_cm_release_connreq(cm_node);
-	cm_id->provider_data = NULL;
 	if (pdata_len && !pdata)
 		pdata_len = 0;
 	ret = irdma_cm_reject(cm_node, pdata, pdata_len);
@@ -5074,7 +5156,7 @@ int irdma_setup_cm_core(struct irdma_cm_core *cm_core,
 	spin_lock_init(&cm_core->work_lock);
 	hash_init(cm_core->nodes);
 	INIT_LIST_HEAD(&cm_core->listeners);
-	INIT_LIST_HEAD(&cm_core->connreqs);
+	xa_init_flags(&cm_core->connreqs, XA_FLAGS_ALLOC1);
 	cm_core->tun.rexmit_timeout = HZ;
 	cm_core->tun.rexmit_max_timeout = 12 * HZ;
 	cm_core->tun.max_rexmits = 32;
@@ -5129,7 +5211,7 @@ void irdma_cleanup_cm_core(struct irdma_cm_core *cm_core)
 	struct irdma_cm_node *cm_node, *tmp;
 	LIST_HEAD(timer_list);
 	LIST_HEAD(all);
-	unsigned long flags;
+	unsigned long flags, idx;
 	int bkt;
 
 	if (!cm_core->wq)
@@ -5152,7 +5234,7 @@ void irdma_cleanup_cm_core(struct irdma_cm_core *cm_core)
 	list_for_each_entry_safe(listener, ltmp, &cm_core->listeners, list)
 		irdma_cm_del_listen(cm_core, listener, true);
 	/* no iw_cm id can accept or reject after unregistration */
-	list_for_each_entry_safe(cm_node, tmp, &cm_core->connreqs, creq)
+	xa_for_each(&cm_core->connreqs, idx, cm_node)
 		irdma_cm_release_connreq(cm_node);
 	irdma_timer_list_prep(cm_core, &timer_list);
 	mutex_unlock(&cm_core->mutex);
@@ -5173,6 +5255,7 @@ void irdma_cleanup_cm_core(struct irdma_cm_core *cm_core)
 	if (cm_core->node_cnt)
 		irdma_cm_err(cm_core, "%u connection nodes still referenced\n",
 			     cm_core->node_cnt);
+	xa_destroy(&cm_core->connreqs);
 	mutex_unlock(&cm_core->mutex);
 	destroy_workqueue(cm_core->wq);
 	cm_core->wq = NULL;

@@ -128,8 +128,12 @@
  * Nodes and listeners are reference counted.  References are held by: the
  * node table entry (until the node is done), each queued work item and
  * each armed timer, the bound QP (iwqp->cm.cm_node), a loopback partner,
- * a CONNECT_REQUEST not yet accepted or rejected (provider_data), and the
- * listener for each child node or child listener.  A node's cm_id
+ * a CONNECT_REQUEST not yet accepted or rejected (its entry in
+ * cm_core->connreqs), and the listener for each child node or child
+ * listener.  The CONNECT_REQUEST's provider_data is the entry's index, not
+ * the node: accept and reject look it up, so a request the CM released
+ * meanwhile (listener destroyed, iw_cm never answering) fails them with
+ * -ECONNRESET instead of reaching a freed node.  A node's cm_id
  * reference (cm_id->add_ref) is held while cm_id is set; its QP reference
  * (hw_ops->qp_get/qp_ref) while it is bound to the QP.
  */
@@ -143,6 +147,7 @@
 #include <linux/refcount.h>
 #include <linux/timer.h>
 #include <linux/workqueue.h>
+#include <linux/xarray.h>
 #include <linux/if_ether.h>
 #include <linux/socket.h>
 
@@ -791,9 +796,9 @@ struct irdma_cm_listener {
  * @tmo_work: work queued by @state_timer
  * @listener: passive: the top-level listener (a reference is held)
  * @counted: passive: counted in @listener's pending
- * @connreq_ref: passive: the CONNECT_REQUEST's provider_data holds a
- *	reference, released by accept or reject
- * @creq: entry in cm_core->connreqs while @connreq_ref is held
+ * @connreq_id: passive: index of the node in cm_core->connreqs (the
+ *	CONNECT_REQUEST's provider_data) while the request holds a
+ *	reference, released by accept, reject or the CM; 0: none
  * @cm_id: iw_cm id (a reference is held while set)
  * @iwqp: QP bound by connect/accept (a reference is held while set)
  * @lpb_peer: loopback: the node at the other end (a reference is held)
@@ -872,8 +877,7 @@ struct irdma_cm_node {
 	struct irdma_cm_work tmo_work;
 	struct irdma_cm_listener *listener;
 	bool counted;
-	bool connreq_ref;
-	struct list_head creq;
+	u32 connreq_id;
 	struct iw_cm_id *cm_id;
 	struct irdma_qp *iwqp;
 	struct irdma_cm_node *lpb_peer;
@@ -899,7 +903,9 @@ struct irdma_cm_node {
  *	every irdma_qp_cm; held by the work dispatcher and the iw_cm calls
  * @nodes: connection nodes by 4-tuple
  * @listeners: top-level listeners
- * @connreqs: nodes whose CONNECT_REQUEST awaits accept or reject
+ * @connreqs: nodes whose CONNECT_REQUEST awaits accept or reject, by
+ *	the handle given to iw_cm (allocated cyclically from 1)
+ * @connreq_next: next handle to try in @connreqs
  * @node_cnt: nodes alive (allocated, not yet freed)
  * @tun: timer constants
  * @stats: counters
@@ -915,7 +921,8 @@ struct irdma_cm_core {
 	struct mutex mutex; /* see above */
 	DECLARE_HASHTABLE(nodes, IRDMA_CM_HASH_BITS);
 	struct list_head listeners;
-	struct list_head connreqs;
+	struct xarray connreqs;
+	u32 connreq_next;
 	u32 node_cnt;
 	struct irdma_cm_tunables tun;
 	struct irdma_cm_stats stats;

@@ -114,9 +114,18 @@ struct irdma_test_wire {
 	int sent;
 };
 
+/*
+ * A fake iw_cm id.  @event_ret makes its event handler fail (iw_cm out of
+ * work entries or memory: the event is not taken); @drop_events makes it
+ * take events and never act on them (iw_cm's IWCM_F_DROP_EVENTS while the
+ * id is destroyed, or a child id it could not create).
+ */
 struct irdma_test_cmid {
 	struct iw_cm_id id;
 	int refs;
+	int event_ret;
+	bool drop_events;
+	int ndropped;
 	int nev;
 	struct {
 		enum iw_cm_event_type type;
@@ -486,6 +495,12 @@ static int irdma_t_cmid_event(struct iw_cm_id *id, struct iw_cm_event *ev)
 {
 	struct irdma_test_cmid *c = container_of(id, struct irdma_test_cmid, id);
 
+	if (c->event_ret)
+		return c->event_ret;
+	if (c->drop_events) {
+		c->ndropped++;
+		return 0;
+	}
 	if (WARN_ON(c->nev >= T_MAX_EV))
 		return 0;
 	c->ev[c->nev].type = ev->event;
@@ -885,6 +900,29 @@ static u32 irdma_t_mpa(u8 *buf, bool req, u8 rev, u8 flags, bool block,
 	if (plen)
 		memcpy(buf + hdr, pdata, plen);
 	return hdr + plen;
+}
+
+/* the node behind a CONNECT_REQUEST's handle, with a reference */
+static struct irdma_cm_node *irdma_t_connreq_get(int dev, void *handle)
+{
+	struct irdma_cm_core *core = irdma_t_core(dev);
+	struct irdma_cm_node *n;
+
+	mutex_lock(&core->mutex);
+	n = xa_load(&core->connreqs, (unsigned long)handle);
+	if (n)
+		irdma_cm_node_get(n);
+	mutex_unlock(&core->mutex);
+	return n;
+}
+
+static void irdma_t_node_put(int dev, struct irdma_cm_node *n)
+{
+	struct irdma_cm_core *core = irdma_t_core(dev);
+
+	mutex_lock(&core->mutex);
+	irdma_rem_ref_cm_node(n);
+	mutex_unlock(&core->mutex);
 }
 
 static struct irdma_cm_node *irdma_t_find(int dev, u16 loc_port)
@@ -2147,10 +2185,12 @@ static void irdma_test_accept_negotiation_refused(struct kunit *test)
 	len = irdma_t_mpa(f, true, 2, 0x50, true, 0x8008, 0x4008, NULL, 0);
 	irdma_t_raw_send(&r, IRDMA_TCP_ACK, NULL, 0, f, len);
 	KUNIT_ASSERT_EQ(test, l->nev, 1);
-	cm = l->ev[0].provider_data;
+	cm = irdma_t_connreq_get(1, l->ev[0].provider_data);
+	KUNIT_ASSERT_NOT_NULL(test, cm);
 	KUNIT_EXPECT_EQ(test, irdma_t_accept(l, n, 10, NULL, 0, 0, 4),
 			-ECONNREFUSED);
 	KUNIT_EXPECT_EQ(test, cm->mpa_err, IRDMA_MPA_ERR_INSUFF_IRD);
+	irdma_t_node_put(1, cm);
 	irdma_t_pump();
 	s = irdma_t_raw_last();
 	KUNIT_EXPECT_TRUE(test, s->seg[s->hdr_len + 16] & IRDMA_MPA_FLAG_REJECT);
@@ -2538,6 +2578,113 @@ static void irdma_test_destroy_listener_resets_pending(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, irdma_t_accept(l, n, 10, NULL, 0, 8, 8),
 			-ECONNRESET);
 	KUNIT_EXPECT_EQ(test, l->refs, 0);
+}
+
+/* iw_cm does not take the CONNECT_REQUEST: no answer can come */
+static void irdma_test_connreq_event_error_releases(struct kunit *test)
+{
+	struct irdma_test_cmid *l = irdma_t_listen(test, true, NULL, 1);
+	struct irdma_test_cmid *a = irdma_t_cmid(test, 0);
+	struct irdma_test_cmid *b = irdma_t_cmid(test, 0);
+	struct irdma_cm_listener *listener = l->id.provider_data;
+	u32 a0 = T_ADDR0, a1 = T_ADDR1;
+
+	l->event_ret = -ENOMEM;
+	KUNIT_ASSERT_EQ(test, irdma_t_connect(test, a, NULL, 0), 0);
+	irdma_t_pump();
+	KUNIT_EXPECT_EQ(test, l->nev, 0);
+	/* the connection is reset, everything it held released */
+	KUNIT_ASSERT_EQ(test, a->nev, 1);
+	KUNIT_EXPECT_EQ(test, a->ev[0].status, -ECONNRESET);
+	KUNIT_EXPECT_EQ(test, irdma_t_core(1)->node_cnt, 0u);
+	KUNIT_EXPECT_EQ(test, irdma_tw->dev[1].qhash_est, 0);
+	KUNIT_EXPECT_EQ(test, listener->pending, 0);
+	KUNIT_EXPECT_EQ(test, l->refs, 1);
+	/* the backlog slot (backlog 1) is free again */
+	l->event_ret = 0;
+	KUNIT_ASSERT_EQ(test, irdma_t_connect_to(b, 0, true, &a0, &a1,
+						 T_PORT_A + 1, 11, NULL, 0, 8, 8),
+			0);
+	irdma_t_pump();
+	KUNIT_EXPECT_EQ(test, l->nev, 1);
+}
+
+/* iw_cm took the CONNECT_REQUEST and dropped it (listener being destroyed) */
+static void irdma_test_connreq_dropped_released_by_destroy(struct kunit *test)
+{
+	struct irdma_test_cmid *l = irdma_t_listen(test, true, NULL, 4);
+	struct irdma_test_cmid *a = irdma_t_cmid(test, 0);
+	struct irdma_t_raw r;
+	u8 f[64];
+	u32 len;
+	int i;
+
+	l->drop_events = true;
+	KUNIT_ASSERT_EQ(test, irdma_t_connect(test, a, NULL, 0), 0);
+	irdma_t_pump();
+	/* a second one whose peer resets it before anyone answers */
+	irdma_t_raw_handshake(test, &r);
+	len = irdma_t_mpa(f, true, 2, 0x50, true, 0x8008, 0xC008, NULL, 0);
+	irdma_t_raw_send(&r, IRDMA_TCP_ACK, NULL, 0, f, len);
+	irdma_t_raw_send(&r, IRDMA_TCP_RST, NULL, 0, NULL, 0);
+	KUNIT_EXPECT_EQ(test, l->ndropped, 2);
+	KUNIT_EXPECT_EQ(test, l->nev, 0);
+	KUNIT_EXPECT_EQ(test, irdma_t_core(1)->node_cnt, 2u);
+	KUNIT_EXPECT_EQ(test, irdma_destroy_listen(&l->id), 0);
+	irdma_t_pump();
+	KUNIT_EXPECT_EQ(test, irdma_t_core(1)->node_cnt, 0u);
+	KUNIT_EXPECT_EQ(test, irdma_tw->dev[1].qhash_est, 0);
+	KUNIT_EXPECT_EQ(test, irdma_tw->dev[1].apbvt, 0);
+	for (i = 0; i < T_MAX_AH; i++)
+		KUNIT_EXPECT_FALSE(test, irdma_tw->dev[1].ahs[i].used);
+	KUNIT_EXPECT_EQ(test, l->refs, 0);
+	KUNIT_ASSERT_EQ(test, a->nev, 1);
+	KUNIT_EXPECT_EQ(test, a->ev[0].status, -ECONNRESET);
+}
+
+/* a request the CM released: accept and reject get -ECONNRESET, no UAF */
+static void irdma_test_connreq_stale_handle(struct kunit *test)
+{
+	struct irdma_test_cmid *l = irdma_t_listen(test, true, NULL, 4);
+	struct irdma_test_cmid *a = irdma_t_cmid(test, 0);
+	struct irdma_test_cmid *n = irdma_t_cmid(test, 1);
+	struct irdma_test_cmid *m = irdma_t_cmid(test, 1);
+
+	KUNIT_ASSERT_EQ(test, irdma_t_connect(test, a, NULL, 0), 0);
+	irdma_t_pump();
+	KUNIT_ASSERT_EQ(test, l->nev, 1);
+	KUNIT_EXPECT_NE(test, (unsigned long)l->ev[0].provider_data, 0ul);
+	KUNIT_EXPECT_EQ(test, irdma_destroy_listen(&l->id), 0);
+	irdma_t_pump();
+	/* the node is gone, not merely closed */
+	KUNIT_EXPECT_EQ(test, irdma_t_core(1)->node_cnt, 0u);
+	KUNIT_EXPECT_EQ(test, irdma_t_accept(l, n, 10, NULL, 0, 8, 8),
+			-ECONNRESET);
+	m->id.provider_data = l->ev[0].provider_data;
+	KUNIT_EXPECT_EQ(test, irdma_reject(&m->id, NULL, 0), -ECONNRESET);
+	KUNIT_EXPECT_NULL(test, m->id.provider_data);
+	KUNIT_EXPECT_EQ(test, irdma_reject(&m->id, NULL, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, n->refs, 0);
+	KUNIT_EXPECT_EQ(test, irdma_t_tqp(1, 0)->refs, 0);
+}
+
+/* a loopback request whose listener goes fails the connect at once */
+static void irdma_test_loopback_listener_destroyed(struct kunit *test)
+{
+	struct irdma_test_cmid *l = irdma_t_cmid(test, 0);
+	struct irdma_test_cmid *a = irdma_t_cmid(test, 0);
+	u32 a0 = T_ADDR0;
+
+	irdma_t_sin(&l->id.m_local_addr, true, &a0, T_PORT_L);
+	KUNIT_ASSERT_EQ(test, irdma_create_listen(&l->id, 4), 0);
+	KUNIT_ASSERT_EQ(test, irdma_t_connect_to(a, 0, true, &a0, &a0, T_PORT_A,
+						 10, NULL, 0, 8, 8), 0);
+	KUNIT_ASSERT_EQ(test, l->nev, 1);
+	KUNIT_EXPECT_EQ(test, irdma_destroy_listen(&l->id), 0);
+	KUNIT_ASSERT_EQ(test, a->nev, 1);
+	KUNIT_EXPECT_EQ(test, a->ev[0].status, -ECONNRESET);
+	KUNIT_EXPECT_EQ(test, a->refs, 0);
+	KUNIT_EXPECT_EQ(test, irdma_t_core(0)->node_cnt, 0u);
 }
 
 static void irdma_test_loopback_connect_accept(struct kunit *test)
@@ -2946,7 +3093,6 @@ static void irdma_test_time_wait_released(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, irdma_t_connect(test, a, NULL, 0), 0);
 	irdma_t_pump();
 	n->id.provider_data = l->ev[0].provider_data;
-	cm = l->ev[0].provider_data;
 	KUNIT_ASSERT_EQ(test, irdma_reject(&n->id, NULL, 0), 0);
 	irdma_t_flush();
 	irdma_t_pump();
@@ -3003,6 +3149,10 @@ static struct kunit_case irdma_cm_conn_cases[] = {
 	KUNIT_CASE(irdma_test_wildcard_follows_addresses),
 	KUNIT_CASE(irdma_test_netdev_down_tears_down),
 	KUNIT_CASE(irdma_test_destroy_listener_resets_pending),
+	KUNIT_CASE(irdma_test_connreq_event_error_releases),
+	KUNIT_CASE(irdma_test_connreq_dropped_released_by_destroy),
+	KUNIT_CASE(irdma_test_connreq_stale_handle),
+	KUNIT_CASE(irdma_test_loopback_listener_destroyed),
 	KUNIT_CASE(irdma_test_loopback_connect_accept),
 	KUNIT_CASE(irdma_test_loopback_ipv6),
 	KUNIT_CASE(irdma_test_listener_gone_port_kept),

@@ -83,5 +83,6 @@ typedef struct { int refs; } refcount_t;
 struct timer_list { unsigned long expires; };
 struct work_struct { unsigned long data; };
 struct workqueue_struct;
+struct xarray { void *head; };
 
 #endif /* IRDMA_FUZZ_SHIM_H */
