@@ -3009,8 +3009,11 @@ static void irdma_cm_event_connected(struct irdma_cm_node *cm_node)
  * irdma_cm_rts_rcvd() - the RTS AE of an offloaded QP arrived
  * @iwqp: the QP (the work holds a reference)
  *
- * Reports CONNECT_REPLY(0) (active) or ESTABLISHED (passive), frees the
- * LSMM copy and the CM's address handle.
+ * Reports CONNECT_REPLY(0) (active) or ESTABLISHED (passive) and frees
+ * the LSMM copy.  The address handle stays until the node goes: its
+ * reference keeps the ARP entry the QP context names from being
+ * reprogrammed (by a spoofed segment, say) while the QP owns the
+ * connection.
  *
  * Context: cm_core->mutex held.
  */
@@ -3025,7 +3028,6 @@ static void irdma_cm_rts_rcvd(struct irdma_qp *iwqp)
 		return;	/* reported while qp_offload runs: handled there */
 	irdma_cm_stop_state_timer(cm_node);
 	irdma_free_lsmm_rsrc(cm_node);
-	irdma_cm_free_ah(cm_node);
 	if (!cm_node->cm_id)
 		return;
 	if (cm_node->active) {
@@ -4570,34 +4572,50 @@ void irdma_if_notify(struct irdma_cm_core *cm_core, struct net_device *netdev,
  * irdma_cm_reset_unknown() - answer a segment that matches no connection
  * @cm_core: CM instance
  * @seg: the segment
- * @pkt: its frame (source MAC and VLAN for a temporary address handle)
+ *
+ * The RST goes where the host stack would send it: the next hop, its MAC
+ * and the VLAN come from the CM's network lookups (net_ops->route: the
+ * kernel's routing and neighbour tables), never from the segment's frame.
+ * A stray segment is unauthenticated: taking its source MAC into the
+ * adapter's ARP cache would let a spoofed segment redirect the live
+ * connections of its source address.  Without a resolved next hop (or for
+ * a "remote" address that is local) nothing is sent; the segment is
+ * counted in stats.rst_no_route.
  *
  * Context: cm_core->mutex held; may sleep.
  */
 static void irdma_cm_reset_unknown(struct irdma_cm_core *cm_core,
-				   const struct irdma_cm_seg *seg,
-				   const struct irdma_cm_rx_pkt *pkt)
+				   const struct irdma_cm_seg *seg)
 {
+	struct irdma_cm_route rt = { .ipv4 = seg->ipv4, .tos = seg->tos };
 	struct irdma_cm_ah_info info = {};
 	u8 buf[IRDMA_CM_TCP_HDR_SIZE];
 	u32 len, ah_id;
 	int idx;
 
+	lockdep_assert_held(&cm_core->mutex);
 	cm_core->stats.rx_dropped++;
 	len = irdma_form_uda_cm_frame(seg, buf);
-	if (!len || !pkt->smac_valid)
+	if (!len)
 		return;
-	idx = cm_core->ops->arp_index(cm_core, seg->ipv4, seg->saddr, pkt->smac);
+	memcpy(rt.loc_addr, seg->daddr, sizeof(rt.loc_addr));
+	memcpy(rt.rem_addr, seg->saddr, sizeof(rt.rem_addr));
+	if (cm_core->net->route(cm_core, &rt) || rt.loopback) {
+		cm_core->stats.rst_no_route++;
+		return;
+	}
+	idx = cm_core->ops->arp_index(cm_core, seg->ipv4, seg->saddr, rt.nh_mac);
 	if (idx < 0)
 		return;
 	info.ipv4 = seg->ipv4;
 	memcpy(info.loc_addr, seg->daddr, sizeof(info.loc_addr));
 	memcpy(info.rem_addr, seg->saddr, sizeof(info.rem_addr));
 	ether_addr_copy(info.loc_mac, cm_core->netdev->dev_addr);
-	ether_addr_copy(info.rem_mac, pkt->smac);
-	if (pkt->vlan_valid) {
+	ether_addr_copy(info.rem_mac, rt.nh_mac);
+	if (rt.vlan_id < VLAN_N_VID) {
 		info.insert_vlan = true;
-		info.vlan_tci = pkt->vlan_tci;
+		info.vlan_tci = rt.vlan_id |
+				(u16)rt.user_pri << VLAN_PRIO_SHIFT;
 	}
 	info.tos = seg->tos;
 	info.hop_limit = IRDMA_CM_DEFAULT_TTL;
@@ -4632,7 +4650,7 @@ static void irdma_cm_new_passive(struct irdma_cm_core *cm_core,
 	listener = irdma_find_listener(cm_core, seg->ipv4, seg->daddr, seg->dport,
 				       vlan_id, false);
 	if (!listener) {
-		irdma_cm_reset_unknown(cm_core, seg, pkt);
+		irdma_cm_reset_unknown(cm_core, seg);
 		return;
 	}
 	if (!pkt->smac_valid) {
@@ -4728,7 +4746,7 @@ static void irdma_cm_rx(struct irdma_cm_core *cm_core, struct irdma_cm_work *wor
 			  IRDMA_TCP_FIN)) == IRDMA_TCP_SYN)
 		irdma_cm_new_passive(cm_core, &seg, pkt, vlan_id);
 	else
-		irdma_cm_reset_unknown(cm_core, &seg, pkt);
+		irdma_cm_reset_unknown(cm_core, &seg);
 }
 
 /**

@@ -70,7 +70,10 @@
  * cm_core->mutex held; all may sleep unless noted; all are mandatory)
  * - ah_create(core, info, &ah_id): create an address handle for ILQ
  *   transmit from @info (addresses, MACs, VLAN TCI, TOS, hop limit, ARP
- *   index, loopback).  Returns 0 and an id, or -errno.
+ *   index, loopback).  Returns 0 and an id, or -errno.  An AH pins its
+ *   ARP entry (see arp_index).  A connection's AH lives as long as its
+ *   node, offloaded or not: the QP context names the same ARP entry, and
+ *   the AH's reference is what keeps that entry's MAC from changing.
  * - ah_destroy(core, ah_id): destroy it.
  * - ilq_send(core, ah_id, seg, len, tcp_hdr_len): transmit one TCP segment
  *   on the ILQ.  @seg starts at the TCP header (checksum 0: the adapter
@@ -85,7 +88,11 @@
  * - apbvt(core, port, add): add or delete a local port in the APBVT.  Calls
  *   are balanced; one port may be added several times: keep a count.
  * - arp_index(core, ipv4, ip, mac): add or update the ARP-cache entry
- *   ip -> mac; returns its index (>= 0) or -errno.
+ *   ip -> mac; returns its index (>= 0) or -errno.  The MAC of an entry
+ *   an AH references must not change (the existing index is returned).
+ *   The CM passes a MAC from the kernel's neighbour table (active opens,
+ *   stateless resets) or, for a passive SYN, the frame's source MAC;
+ *   never that of any other unsolicited segment.
  * - qp_get(core, qpn): the QP with that number, with a reference, or NULL.
  * - qp_ref(iwqp) / qp_put(iwqp): take / drop a QP reference.  Any context.
  * - qp_offload(iwqp, info): write the connection WQEs (LSMM with
@@ -610,6 +617,8 @@ struct irdma_cm_tunables {
  * @connect_timeouts: active opens that ran out of retransmissions or
  *	got no MPA reply within tun.mpa_timeout
  * @listen_overflows: SYNs refused by a full backlog
+ * @rst_no_route: segments matching no connection left unanswered: no
+ *	resolved next hop for the RST
  */
 struct irdma_cm_stats {
 	u64 nodes_created;
@@ -626,6 +635,7 @@ struct irdma_cm_stats {
 	u64 rejects;
 	u64 connect_timeouts;
 	u64 listen_overflows;
+	u64 rst_no_route;
 };
 
 /**

@@ -74,6 +74,8 @@ struct irdma_test_dev {
 	int qhash_est;
 	int apbvt;
 	int arp_adds;
+	u8 arp_last_mac[ETH_ALEN];
+	int route_err;
 	u16 route_vlan;
 	bool rts_auto;
 	bool fail_offload;
@@ -325,7 +327,10 @@ static int irdma_t_apbvt(struct irdma_cm_core *core, u16 port, bool add)
 static int irdma_t_arp_index(struct irdma_cm_core *core, bool ipv4,
 			     const u32 *ip, const u8 *mac)
 {
-	return ++irdma_t_dev(core)->arp_adds;
+	struct irdma_test_dev *d = irdma_t_dev(core);
+
+	ether_addr_copy(d->arp_last_mac, mac);
+	return ++d->arp_adds;
 }
 
 static struct irdma_qp *irdma_t_qp_get(struct irdma_cm_core *core, u32 qpn)
@@ -441,6 +446,8 @@ static int irdma_t_route(struct irdma_cm_core *core, struct irdma_cm_route *rt)
 	struct irdma_test_dev *d = irdma_t_dev(core);
 	int to = irdma_t_dest(rt->rem_addr, rt->ipv4);
 
+	if (d->route_err)
+		return d->route_err;
 	rt->vlan_id = d->route_vlan;
 	rt->user_pri = rt->tos >> 5;	/* a VLAN egress map of precedence */
 	rt->loopback = to == d->idx ||
@@ -2857,6 +2864,60 @@ static void irdma_test_iwpm_mapped_addresses(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, irdma_t_tqp(0, 0)->off.loc_port, T_PORT_A);
 }
 
+static int irdma_t_ahs_used(int dev)
+{
+	int i, n = 0;
+
+	for (i = 0; i < T_MAX_AH; i++)
+		n += irdma_tw->dev[dev].ahs[i].used;
+	return n;
+}
+
+/* an offloaded connection keeps its AH, and so its ARP entry pinned */
+static void irdma_test_ah_kept_while_offloaded(struct kunit *test)
+{
+	struct irdma_test_cmid *l = irdma_t_listen(test, true, NULL, 4);
+	struct irdma_test_cmid *a = irdma_t_cmid(test, 0);
+	struct irdma_qp *qp = &irdma_t_tqp(0, 0)->qp;
+
+	irdma_t_establish(test, l, a);
+	KUNIT_EXPECT_EQ(test, irdma_t_ahs_used(0), 1);
+	KUNIT_EXPECT_EQ(test, irdma_t_ahs_used(1), 1);
+	irdma_cm_disconn(qp, IRDMA_AE_LLP_CLOSE_COMPLETE, IRDMA_TCPS_CLOSED);
+	irdma_t_flush();
+	KUNIT_EXPECT_EQ(test, irdma_t_core(0)->node_cnt, 0u);
+	KUNIT_EXPECT_EQ(test, irdma_t_ahs_used(0), 0);
+}
+
+/* a stray segment never puts its source MAC into the ARP cache */
+static void irdma_test_stray_segment_no_arp_update(struct kunit *test)
+{
+	struct irdma_test_dev *d = &irdma_tw->dev[1];
+	struct irdma_t_raw r = { .addr = T_RAW_ADDR, .port = 40007,
+				 .seq = 1000, .ack = 5555 };
+	struct irdma_test_seg *s;
+	int adds;
+
+	irdma_t_listen(test, true, NULL, 4);
+	/* an ACK for no connection: RST towards the routed next hop */
+	irdma_t_raw_send(&r, IRDMA_TCP_ACK, NULL, 0, NULL, 0);
+	s = irdma_t_raw_last();
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	KUNIT_EXPECT_EQ(test, s->flags, IRDMA_TCP_RST);
+	KUNIT_EXPECT_EQ(test, s->seq, 5555u);
+	KUNIT_EXPECT_TRUE(test, is_broadcast_ether_addr(d->arp_last_mac));
+	KUNIT_EXPECT_EQ(test, irdma_t_ahs_used(1), 0);
+	/* no next hop: silence, counted, the ARP cache untouched */
+	adds = d->arp_adds;
+	d->route_err = -EHOSTUNREACH;
+	r.port++;
+	irdma_t_raw_send(&r, IRDMA_TCP_ACK, NULL, 0, NULL, 0);
+	KUNIT_EXPECT_EQ(test, irdma_t_core(1)->stats.rst_no_route, 1ull);
+	KUNIT_EXPECT_EQ(test, d->arp_adds, adds);
+	KUNIT_EXPECT_EQ(test, irdma_t_raw_last()->seq, 5555u);	/* no new RST */
+	KUNIT_EXPECT_EQ(test, irdma_t_core(1)->stats.resets_sent, 1ull);
+}
+
 static void irdma_test_disconnect_graceful(struct kunit *test)
 {
 	struct irdma_test_cmid *l = irdma_t_listen(test, true, NULL, 4);
@@ -3161,6 +3222,8 @@ static struct kunit_case irdma_cm_conn_cases[] = {
 	KUNIT_CASE(irdma_test_loopback_no_listener),
 	KUNIT_CASE(irdma_test_vlan_priority_in_offload),
 	KUNIT_CASE(irdma_test_iwpm_mapped_addresses),
+	KUNIT_CASE(irdma_test_ah_kept_while_offloaded),
+	KUNIT_CASE(irdma_test_stray_segment_no_arp_update),
 	KUNIT_CASE(irdma_test_disconnect_graceful),
 	KUNIT_CASE(irdma_test_disconnect_reset_ae),
 	KUNIT_CASE(irdma_test_close_timer_forces_close),
