@@ -1133,10 +1133,14 @@ static struct irdma_cm_work *irdma_create_event(struct irdma_cm_core *cm_core,
  * irdma_cm_free_work() - free an allocated work item and its references
  * @work: work item from irdma_create_event()
  *
+ * A received frame stops counting against tun.max_rx_queued.
+ *
  * Context: any.
  */
 static void irdma_cm_free_work(struct irdma_cm_work *work)
 {
+	if (work->type == IRDMA_CM_WORK_RX)
+		atomic_dec(&work->core->rx_queued);
 	if (work->iwqp)
 		work->core->ops->qp_put(work->iwqp);
 	kfree(work->pkt.buf);
@@ -2025,16 +2029,75 @@ static void irdma_cm_node_finish(struct irdma_cm_node *cm_node)
  */
 
 /**
+ * irdma_cm_reply_allowed() - may one more unsolicited reply go out
+ * @cm_core: CM instance
+ *
+ * A token bucket per CM instance (RFC 5961 section 7 throttles challenge
+ * ACKs; the same bucket covers stateless RSTs and the ACKs answering
+ * unacceptable segments): tun.reply_rate tokens a second, at most
+ * tun.reply_burst.  A spoofed flood then costs neither unbounded
+ * transmissions (nor, for stateless RSTs, the AH each one takes) nor a
+ * reflected storm towards a victim.  Refusals are counted in
+ * stats.replies_ratelimited.
+ *
+ * Context: cm_core->mutex held.
+ * Return: true if the reply may be sent (a token was taken).
+ */
+static bool irdma_cm_reply_allowed(struct irdma_cm_core *cm_core)
+{
+	unsigned long now = jiffies;
+	u64 add;
+
+	lockdep_assert_held(&cm_core->mutex);
+	if (!cm_core->tun.reply_rate)
+		return true;
+	/* whole tokens earned since the last refill (a second's worth at most) */
+	add = (u64)min_t(unsigned long, now - cm_core->reply_stamp, HZ) *
+	      cm_core->tun.reply_rate / HZ;
+	if (add) {
+		cm_core->reply_tokens = min_t(u64, cm_core->reply_tokens + add,
+					      cm_core->tun.reply_burst);
+		cm_core->reply_stamp = now;
+	}
+	if (!cm_core->reply_tokens) {
+		cm_core->stats.replies_ratelimited++;
+		return false;
+	}
+	cm_core->reply_tokens--;
+	return true;
+}
+
+/**
  * irdma_cm_challenge_ack() - answer a suspicious RST or SYN with an ACK
  * (RFC 5961 sections 3.2 and 4.2)
  * @cm_node: node in a synchronised state
+ *
+ * Rate-limited (irdma_cm_reply_allowed()).
  *
  * Context: cm_core->mutex held.
  */
 static void irdma_cm_challenge_ack(struct irdma_cm_node *cm_node)
 {
+	if (!irdma_cm_reply_allowed(cm_node->core))
+		return;
 	cm_node->core->stats.challenge_acks++;
 	irdma_send_ack(cm_node);
+}
+
+/**
+ * irdma_cm_oow_ack() - answer an unacceptable segment with an ACK
+ * @cm_node: node in a synchronised state
+ *
+ * RFC 793 answers an out-of-window or out-of-order segment with an ACK;
+ * the segment may be forged, so the answer is rate-limited
+ * (irdma_cm_reply_allowed()).
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_cm_oow_ack(struct irdma_cm_node *cm_node)
+{
+	if (irdma_cm_reply_allowed(cm_node->core))
+		irdma_send_ack(cm_node);
 }
 
 /**
@@ -2071,6 +2134,8 @@ static void irdma_cm_mpa_v1_fallback(struct irdma_cm_node *cm_node)
  * @cm_node: node whose address handle carries the reset
  * @seg: the segment
  *
+ * Rate-limited (irdma_cm_reply_allowed()).
+ *
  * Context: cm_core->mutex held.
  */
 static void irdma_cm_reset_seg(struct irdma_cm_node *cm_node,
@@ -2079,7 +2144,8 @@ static void irdma_cm_reset_seg(struct irdma_cm_node *cm_node,
 	u8 buf[IRDMA_CM_TCP_HDR_SIZE];
 	u32 len = irdma_form_uda_cm_frame(seg, buf);
 
-	if (!len || !cm_node->ah_valid || cm_node->loopback)
+	if (!len || !cm_node->ah_valid || cm_node->loopback ||
+	    !irdma_cm_reply_allowed(cm_node->core))
 		return;
 	cm_node->core->stats.resets_sent++;
 	cm_node->core->ops->ilq_send(cm_node->core, cm_node->ah_id, buf, len,
@@ -2597,7 +2663,7 @@ static void irdma_handle_ack_pkt(struct irdma_cm_node *cm_node,
 			return;
 		}
 		if (cm_node->state != IRDMA_CM_STATE_SYN_RCVD)
-			irdma_send_ack(cm_node);
+			irdma_cm_oow_ack(cm_node);
 		return;
 	}
 
@@ -2622,7 +2688,7 @@ static void irdma_handle_ack_pkt(struct irdma_cm_node *cm_node,
 		len -= skip;
 	} else if (seg->seq != cm_node->rcv_nxt) {
 		cm_core->stats.rx_dropped++;
-		irdma_send_ack(cm_node);	/* duplicate ACK: resend the gap */
+		irdma_cm_oow_ack(cm_node);	/* duplicate ACK: resend the gap */
 		return;
 	}
 
@@ -4580,7 +4646,8 @@ void irdma_if_notify(struct irdma_cm_core *cm_core, struct net_device *netdev,
  * adapter's ARP cache would let a spoofed segment redirect the live
  * connections of its source address.  Without a resolved next hop (or for
  * a "remote" address that is local) nothing is sent; the segment is
- * counted in stats.rst_no_route.
+ * counted in stats.rst_no_route.  Rate-limited before any lookup
+ * (irdma_cm_reply_allowed()): each RST costs a route lookup and an AH.
  *
  * Context: cm_core->mutex held; may sleep.
  */
@@ -4596,7 +4663,7 @@ static void irdma_cm_reset_unknown(struct irdma_cm_core *cm_core,
 	lockdep_assert_held(&cm_core->mutex);
 	cm_core->stats.rx_dropped++;
 	len = irdma_form_uda_cm_frame(seg, buf);
-	if (!len)
+	if (!len || !irdma_cm_reply_allowed(cm_core))
 		return;
 	memcpy(rt.loc_addr, seg->daddr, sizeof(rt.loc_addr));
 	memcpy(rt.rem_addr, seg->saddr, sizeof(rt.rem_addr));
@@ -4755,7 +4822,11 @@ static void irdma_cm_rx(struct irdma_cm_core *cm_core, struct irdma_cm_work *wor
  * @pkt: the frame (GEN_2 layout; copied, the buffer may be reused on
  *	return)
  *
- * Only copies the frame and queues IRDMA_CM_WORK_RX.
+ * Only copies the frame and queues IRDMA_CM_WORK_RX.  At most
+ * tun.max_rx_queued frames wait (or are being handled) at a time; beyond
+ * that a frame is dropped and counted in rx_queue_drops, so a flood costs
+ * bounded memory (each frame is a GFP_ATOMIC work item and a copy) and
+ * the TCP peers of the CM retransmit what was lost.
  *
  * Context: any.
  */
@@ -4768,18 +4839,28 @@ void irdma_receive_ilq(struct irdma_cm_core *cm_core,
 	if (!pkt->buf || pkt->len < IRDMA_ILQ_TCP_OFFSET + IRDMA_CM_TCP_HDR_SIZE ||
 	    pkt->len > IRDMA_CM_MAX_RX_LEN)
 		return;
+	if (atomic_inc_return(&cm_core->rx_queued) >
+	    READ_ONCE(cm_core->tun.max_rx_queued)) {
+		atomic_long_inc(&cm_core->rx_queue_drops);
+		goto uncount;
+	}
 	work = irdma_create_event(cm_core, IRDMA_CM_WORK_RX, NULL, GFP_ATOMIC);
 	if (!work)
-		return;
+		goto uncount;
 	copy = kmemdup(pkt->buf, pkt->len, GFP_ATOMIC);
 	if (!copy) {
 		kfree(work);
-		return;
+		goto uncount;
 	}
 	work->pkt = *pkt;
 	work->pkt.buf = copy;
 	work->len = pkt->len;
+	/* from here irdma_cm_free_work() uncounts it */
 	irdma_cm_post_event(cm_core, work);
+	return;
+
+uncount:
+	atomic_dec(&cm_core->rx_queued);
 }
 
 /**
@@ -5183,6 +5264,13 @@ int irdma_setup_cm_core(struct irdma_cm_core *cm_core,
 	cm_core->tun.fin_wait2_timeout = 60 * HZ;
 	cm_core->tun.mpa_timeout = 30 * HZ;
 	cm_core->tun.mpa_v1_fallback = true;
+	cm_core->tun.max_rx_queued = 2 * 512;
+	cm_core->tun.reply_rate = 1000;
+	cm_core->tun.reply_burst = 1000;
+	cm_core->reply_tokens = cm_core->tun.reply_burst;
+	cm_core->reply_stamp = jiffies;
+	atomic_set(&cm_core->rx_queued, 0);
+	atomic_long_set(&cm_core->rx_queue_drops, 0);
 	cm_core->wq = alloc_ordered_workqueue("irdma-cm-%s", WQ_MEM_RECLAIM,
 					      dev_name(&iwdev->ibdev.dev));
 	if (!cm_core->wq)

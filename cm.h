@@ -148,6 +148,7 @@
 #define IRDMA_CM_H
 
 #include <linux/types.h>
+#include <linux/atomic.h>
 #include <linux/list.h>
 #include <linux/hashtable.h>
 #include <linux/mutex.h>
@@ -588,6 +589,12 @@ struct irdma_cm_net_ops {
  *	request (acknowledged or not), and for the FIN after a reject
  * @mpa_v1_fallback: an active open whose MPA v2 request is answered with
  *	RST retries once with MPA v1 (some RFC 5044 peers reset rev 2)
+ * @max_rx_queued: received frames queued for the CM at most (1024: twice
+ *	the ILQ receive ring); more are dropped (rx_queue_drops)
+ * @reply_rate: unsolicited replies a second: stateless RSTs, RSTs to
+ *	unacceptable segments, challenge ACKs and ACKs to out-of-window
+ *	segments (RFC 5961 section 7); 0: no limit (1000)
+ * @reply_burst: bucket size of @reply_rate (1000)
  */
 struct irdma_cm_tunables {
 	unsigned long rexmit_timeout;
@@ -598,6 +605,9 @@ struct irdma_cm_tunables {
 	unsigned long fin_wait2_timeout;
 	unsigned long mpa_timeout;
 	bool mpa_v1_fallback;
+	unsigned int max_rx_queued;
+	unsigned int reply_rate;
+	unsigned int reply_burst;
 };
 
 /**
@@ -619,6 +629,7 @@ struct irdma_cm_tunables {
  * @listen_overflows: SYNs refused by a full backlog
  * @rst_no_route: segments matching no connection left unanswered: no
  *	resolved next hop for the RST
+ * @replies_ratelimited: unsolicited replies not sent (tun.reply_rate)
  */
 struct irdma_cm_stats {
 	u64 nodes_created;
@@ -636,6 +647,7 @@ struct irdma_cm_stats {
 	u64 connect_timeouts;
 	u64 listen_overflows;
 	u64 rst_no_route;
+	u64 replies_ratelimited;
 };
 
 /**
@@ -919,6 +931,11 @@ struct irdma_cm_node {
  * @node_cnt: nodes alive (allocated, not yet freed)
  * @tun: timer constants
  * @stats: counters
+ * @reply_tokens: tokens left for unsolicited replies (tun.reply_rate)
+ * @reply_stamp: when @reply_tokens was last refilled (jiffies)
+ * @rx_queued: received frames queued or being handled (any context)
+ * @rx_queue_drops: frames dropped because @rx_queued reached
+ *	tun.max_rx_queued (any context)
  * @dead: irdma_cleanup_cm_core() started: no new work is accepted
  * @work_lock: protects @dead against the queueing paths (any context)
  */
@@ -936,6 +953,10 @@ struct irdma_cm_core {
 	u32 node_cnt;
 	struct irdma_cm_tunables tun;
 	struct irdma_cm_stats stats;
+	u32 reply_tokens;
+	unsigned long reply_stamp;
+	atomic_t rx_queued;
+	atomic_long_t rx_queue_drops;
 	bool dead;
 	spinlock_t work_lock; /* protects @dead for the queueing paths */
 };

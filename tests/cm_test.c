@@ -2918,6 +2918,74 @@ static void irdma_test_stray_segment_no_arp_update(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, irdma_t_core(1)->stats.resets_sent, 1ull);
 }
 
+/* a frame flood is bounded: at most tun.max_rx_queued frames wait */
+static void irdma_test_rx_queue_bounded(struct kunit *test)
+{
+	struct irdma_cm_core *core = irdma_t_core(1);
+	struct irdma_cm_rx_pkt rx = { .ipv4 = true, .smac_valid = true };
+	u8 b[IRDMA_ILQ_TCP_OFFSET + IRDMA_CM_TCP_HDR_SIZE];
+	int i;
+
+	core->tun.max_rx_queued = 4;
+	irdma_t_mkframe(b, true, IRDMA_CM_TCP_HDR_SIZE);
+	b[IRDMA_ILQ_TCP_OFFSET + IRDMA_TCP_OFF_FLAGS] = IRDMA_TCP_RST;
+	rx.buf = b;
+	rx.len = sizeof(b);
+	/* the dispatcher waits for the mutex: nothing queued is freed */
+	mutex_lock(&core->mutex);
+	for (i = 0; i < 10; i++)
+		irdma_receive_ilq(core, &rx);
+	KUNIT_EXPECT_EQ(test, atomic_read(&core->rx_queued), 4);
+	mutex_unlock(&core->mutex);
+	irdma_t_flush();
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&core->rx_queue_drops), 6l);
+	KUNIT_EXPECT_EQ(test, core->stats.rx_segs, 4ull);
+	KUNIT_EXPECT_EQ(test, atomic_read(&core->rx_queued), 0);
+	/* room again */
+	irdma_receive_ilq(core, &rx);
+	irdma_t_flush();
+	KUNIT_EXPECT_EQ(test, core->stats.rx_segs, 5ull);
+}
+
+/* stateless RSTs and challenge ACKs share one token bucket */
+static void irdma_test_unsolicited_replies_ratelimited(struct kunit *test)
+{
+	struct irdma_cm_core *core = irdma_t_core(1);
+	struct irdma_t_raw r, s = { .addr = T_RAW_ADDR, .port = 41000,
+				    .seq = 7, .ack = 9 };
+	int i, rsts = 0;
+
+	irdma_t_listen(test, true, NULL, 4);
+	mutex_lock(&core->mutex);
+	core->tun.reply_rate = 1;	/* a second's refill is beyond the test */
+	core->tun.reply_burst = 3;
+	core->reply_tokens = 3;
+	core->reply_stamp = jiffies;
+	mutex_unlock(&core->mutex);
+	/* a flood of ACKs for no connection: 3 RSTs, then silence */
+	for (i = 0; i < 10; i++, s.port++)
+		irdma_t_raw_send(&s, IRDMA_TCP_ACK, NULL, 0, NULL, 0);
+	for (i = 0; i < irdma_tw->nlog; i++)
+		rsts += irdma_tw->log[i].to == 2 &&
+			(irdma_tw->log[i].flags & IRDMA_TCP_RST);
+	KUNIT_EXPECT_EQ(test, rsts, 3);
+	KUNIT_EXPECT_EQ(test, core->stats.replies_ratelimited, 7ull);
+	/* in-window RSTs on a connection: no challenge ACK left either */
+	irdma_t_raw_handshake(test, &r);
+	r.seq += 100;
+	irdma_t_raw_send(&r, IRDMA_TCP_RST, NULL, 0, NULL, 0);
+	KUNIT_EXPECT_EQ(test, core->stats.challenge_acks, 0ull);
+	KUNIT_EXPECT_EQ(test, core->stats.replies_ratelimited, 8ull);
+	/* the bucket refills: one more challenge ACK */
+	mutex_lock(&core->mutex);
+	core->reply_tokens = 1;
+	mutex_unlock(&core->mutex);
+	irdma_t_raw_send(&r, IRDMA_TCP_RST, NULL, 0, NULL, 0);
+	KUNIT_EXPECT_EQ(test, core->stats.challenge_acks, 1ull);
+	KUNIT_EXPECT_EQ(test, irdma_t_raw_last()->flags, IRDMA_TCP_ACK);
+	KUNIT_EXPECT_EQ(test, irdma_t_core(1)->node_cnt, 1u);
+}
+
 static void irdma_test_disconnect_graceful(struct kunit *test)
 {
 	struct irdma_test_cmid *l = irdma_t_listen(test, true, NULL, 4);
@@ -3224,6 +3292,8 @@ static struct kunit_case irdma_cm_conn_cases[] = {
 	KUNIT_CASE(irdma_test_iwpm_mapped_addresses),
 	KUNIT_CASE(irdma_test_ah_kept_while_offloaded),
 	KUNIT_CASE(irdma_test_stray_segment_no_arp_update),
+	KUNIT_CASE(irdma_test_rx_queue_bounded),
+	KUNIT_CASE(irdma_test_unsolicited_replies_ratelimited),
 	KUNIT_CASE(irdma_test_disconnect_graceful),
 	KUNIT_CASE(irdma_test_disconnect_reset_ae),
 	KUNIT_CASE(irdma_test_close_timer_forces_close),

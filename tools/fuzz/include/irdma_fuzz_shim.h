@@ -84,5 +84,7 @@ struct timer_list { unsigned long expires; };
 struct work_struct { unsigned long data; };
 struct workqueue_struct;
 struct xarray { void *head; };
+typedef struct { int counter; } atomic_t;
+typedef struct { long counter; } atomic_long_t;
 
 #endif /* IRDMA_FUZZ_SHIM_H */
