@@ -869,19 +869,44 @@ static void irdma_cm_event_connected(struct irdma_cm_node *cm_node);
 static void irdma_cm_disconn_true(struct irdma_qp *iwqp);
 
 /**
+ * irdma_cm_half_open_del() - a passive node is no longer half-open
+ * @cm_node: node
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_cm_half_open_del(struct irdma_cm_node *cm_node)
+{
+	lockdep_assert_held(&cm_node->core->mutex);
+	if (list_empty(&cm_node->half_open_entry))
+		return;
+	list_del_init(&cm_node->half_open_entry);
+	cm_node->listener->half_open--;
+}
+
+/**
  * irdma_cm_set_state() - the one place a node's state changes
  * @cm_node: node
  * @state: new state
  *
- * Emits the irdma_cm_state tracepoint.
+ * Emits the irdma_cm_state tracepoint.  Keeps the listener's list of
+ * half-open (SYN_RCVD) nodes, oldest first, for the SYN-flood bound.
  *
  * Context: cm_core->mutex held.
  */
 static void irdma_cm_set_state(struct irdma_cm_node *cm_node,
 			       enum irdma_cm_state state)
 {
+	struct irdma_cm_listener *listener = cm_node->listener;
+
 	lockdep_assert_held(&cm_node->core->mutex);
 	trace_irdma_cm_state(cm_node, cm_node->state, state);
+	if (state != IRDMA_CM_STATE_SYN_RCVD) {
+		irdma_cm_half_open_del(cm_node);
+	} else if (listener && list_empty(&cm_node->half_open_entry)) {
+		list_add_tail(&cm_node->half_open_entry,
+			      &listener->half_open_list);
+		listener->half_open++;
+	}
 	cm_node->state = state;
 }
 
@@ -1252,8 +1277,9 @@ static void irdma_add_hte_node(struct irdma_cm_core *cm_core,
  * irdma_make_cm_node() - allocate and initialise a connection node
  * @cm_core: CM instance
  * @info: addresses, ports, VLAN, priority, TOS, next-hop MAC
- * @listener: passive: the top-level listener (a reference is taken and
- *	the node counts against its backlog), or NULL for an active node
+ * @listener: passive: the top-level listener (a reference is taken; the
+ *	node counts against its backlog from the end of the handshake on,
+ *	irdma_cm_count()), or NULL for an active node
  *
  * The node starts IDLE with one reference (the caller's), is not in the
  * table, and has an initial sequence number from secure_tcp_seq() /
@@ -1278,6 +1304,7 @@ static struct irdma_cm_node *irdma_make_cm_node(struct irdma_cm_core *cm_core,
 	cm_node->core = cm_core;
 	refcount_set(&cm_node->refcnt, 1);
 	INIT_LIST_HEAD(&cm_node->tmp);
+	INIT_LIST_HEAD(&cm_node->half_open_entry);
 	cm_node->state = IRDMA_CM_STATE_IDLE;
 	cm_node->active = !listener;
 	cm_node->ipv4 = info->ipv4;
@@ -1333,8 +1360,6 @@ static struct irdma_cm_node *irdma_make_cm_node(struct irdma_cm_core *cm_core,
 	if (listener) {
 		refcount_inc(&listener->refcnt);
 		cm_node->listener = listener;
-		listener->pending++;
-		cm_node->counted = true;
 	}
 	cm_core->node_cnt++;
 	cm_core->stats.nodes_created++;
@@ -1382,6 +1407,39 @@ static void irdma_cm_unbind_cm_id(struct irdma_cm_node *cm_node)
 }
 
 /**
+ * irdma_cm_node_room() - may the CM instance take one more node
+ * @cm_core: CM instance
+ *
+ * Counts a refusal in stats.node_limit_drops.
+ *
+ * Context: cm_core->mutex held.
+ * Return: true below tun.max_nodes.
+ */
+static bool irdma_cm_node_room(struct irdma_cm_core *cm_core)
+{
+	lockdep_assert_held(&cm_core->mutex);
+	if (cm_core->node_cnt < cm_core->tun.max_nodes)
+		return true;
+	cm_core->stats.node_limit_drops++;
+	return false;
+}
+
+/**
+ * irdma_cm_count() - count a passive node against the backlog
+ * @cm_node: passive node whose TCP handshake just ended
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_cm_count(struct irdma_cm_node *cm_node)
+{
+	lockdep_assert_held(&cm_node->core->mutex);
+	if (!cm_node->listener || cm_node->counted)
+		return;
+	cm_node->counted = true;
+	cm_node->listener->pending++;
+}
+
+/**
  * irdma_cm_uncount() - stop counting a passive node against the backlog
  * @cm_node: node
  *
@@ -1389,6 +1447,7 @@ static void irdma_cm_unbind_cm_id(struct irdma_cm_node *cm_node)
  */
 static void irdma_cm_uncount(struct irdma_cm_node *cm_node)
 {
+	lockdep_assert_held(&cm_node->core->mutex);
 	if (cm_node->counted) {
 		cm_node->counted = false;
 		cm_node->listener->pending--;
@@ -1428,6 +1487,7 @@ static void irdma_rem_ref_cm_node(struct irdma_cm_node *cm_node)
 	irdma_cm_free_ah(cm_node);
 	if (cm_node->listener) {
 		irdma_cm_uncount(cm_node);
+		irdma_cm_half_open_del(cm_node);
 		irdma_dec_refcnt_listen(cm_core, cm_node->listener);
 	}
 	if (cm_node->lpb_peer) {
@@ -2600,6 +2660,7 @@ static void irdma_cm_ack_advance(struct irdma_cm_node *cm_node)
 		if (!all_acked)
 			break;
 		irdma_cm_set_state(cm_node, IRDMA_CM_STATE_ESTABLISHED);
+		irdma_cm_count(cm_node);
 		irdma_cm_arm_state_timer(cm_node, cm_core->tun.mpa_timeout);
 		break;
 	case IRDMA_CM_STATE_FIN_WAIT1:
@@ -2630,7 +2691,9 @@ static void irdma_cm_ack_advance(struct irdma_cm_node *cm_node)
  *
  * Window check first (irdma_check_seq()): an old duplicate or an
  * out-of-window segment is answered with an ACK and dropped; an
- * unacceptable ACK in SYN_RCVD gets a reset.  Then the ACK (state
+ * unacceptable ACK in SYN_RCVD gets a reset.  The ACK that would end a
+ * passive handshake while the listener's backlog is full is dropped (the
+ * node stays half-open).  Then the ACK (state
  * changes of the handshake and the close), the payload (in order only:
  * a segment starting past rcv_nxt is dropped and a duplicate ACK sent, so
  * reordering costs one retransmission; a partial overlap is trimmed),
@@ -2664,6 +2727,14 @@ static void irdma_handle_ack_pkt(struct irdma_cm_node *cm_node,
 		}
 		if (cm_node->state != IRDMA_CM_STATE_SYN_RCVD)
 			irdma_cm_oow_ack(cm_node);
+		return;
+	}
+	if (cm_node->state == IRDMA_CM_STATE_SYN_RCVD && cm_node->listener &&
+	    seg->ack == cm_node->snd_nxt &&
+	    cm_node->listener->pending >= cm_node->listener->backlog) {
+		/* as Linux: drop the ACK, the peer's retransmission retries */
+		cm_core->stats.listen_overflows++;
+		cm_core->stats.rx_dropped++;
 		return;
 	}
 
@@ -2791,13 +2862,45 @@ static void irdma_retrans_expired(struct irdma_cm_node *cm_node)
 }
 
 /**
+ * irdma_cm_max_retries() - how often a node's segment is retransmitted
+ * @cm_node: node with a segment awaiting acknowledgment
+ *
+ * A SYN-ACK: tun.synack_retries (a half-open node holds an AH and a
+ * steering entry; a spoofed SYN must not keep them for minutes).  The
+ * FIN of a node no ULP is attached to (orphaned: rejected, failed or
+ * closed before offload): tun.orphan_retries.  Otherwise (SYN, MPA
+ * request) tun.max_rexmits.
+ *
+ * Context: cm_core->mutex held.
+ * Return: the number of retransmissions allowed.
+ */
+static unsigned int irdma_cm_max_retries(struct irdma_cm_node *cm_node)
+{
+	const struct irdma_cm_tunables *tun = &cm_node->core->tun;
+
+	switch (cm_node->state) {
+	case IRDMA_CM_STATE_SYN_RCVD:
+		return tun->synack_retries;
+	case IRDMA_CM_STATE_FIN_WAIT1:
+	case IRDMA_CM_STATE_CLOSING:
+	case IRDMA_CM_STATE_LAST_ACK:
+		if (!cm_node->cm_id)
+			return tun->orphan_retries;
+		break;
+	default:
+		break;
+	}
+	return tun->max_rexmits;
+}
+
+/**
  * irdma_cm_rexmit() - the retransmit timer of a node expired
  * @cm_node: node (the work holds a reference)
  *
  * Stale expiries (segment acknowledged, timer re-armed) are ignored.
  * Otherwise the stored segment goes again with the current ACK number
  * and the timeout doubles, capped at tun.rexmit_max_timeout; after
- * tun.max_rexmits retransmissions irdma_retrans_expired() runs.
+ * irdma_cm_max_retries() retransmissions irdma_retrans_expired() runs.
  *
  * Context: cm_core->mutex held.
  */
@@ -2809,7 +2912,7 @@ static void irdma_cm_rexmit(struct irdma_cm_node *cm_node)
 	if (!tx->pending || time_before(jiffies, tx->deadline) ||
 	    cm_node->state == IRDMA_CM_STATE_CLOSED)
 		return;
-	if (tx->retries >= cm_core->tun.max_rexmits) {
+	if (tx->retries >= irdma_cm_max_retries(cm_node)) {
 		irdma_retrans_expired(cm_node);
 		return;
 	}
@@ -3840,6 +3943,7 @@ static int irdma_cm_add_child(struct irdma_cm_core *cm_core,
 	child->core = cm_core;
 	refcount_set(&child->refcnt, 1);
 	INIT_LIST_HEAD(&child->children);
+	INIT_LIST_HEAD(&child->half_open_list);
 	child->ipv4 = ipv4;
 	memcpy(child->loc_addr, addr, sizeof(child->loc_addr));
 	child->loc_port = listener->loc_port;
@@ -4085,6 +4189,7 @@ irdma_make_listen_node(struct irdma_cm_core *cm_core, struct iw_cm_id *cm_id,
 	listener->core = cm_core;
 	refcount_set(&listener->refcnt, 1);
 	INIT_LIST_HEAD(&listener->children);
+	INIT_LIST_HEAD(&listener->half_open_list);
 	listener->ipv4 = info->ipv4;
 	memcpy(listener->loc_addr, info->loc_addr, sizeof(listener->loc_addr));
 	listener->loc_port = info->loc_port;
@@ -4204,8 +4309,8 @@ static void irdma_cm_bind(struct irdma_cm_node *cm_node, struct iw_cm_id *cm_id,
  * CONNECT_REQUEST.
  *
  * Context: cm_core->mutex held.
- * Return: 0, -ECONNREFUSED (no listener, backlog full, bad request) or
- * -ENOMEM.
+ * Return: 0, -ECONNREFUSED (no listener, backlog full, bad request),
+ * -ENOBUFS (tun.max_nodes) or -ENOMEM.
  */
 static int irdma_cm_loopback_connect(struct irdma_cm_node *cm_node)
 {
@@ -4223,6 +4328,9 @@ static int irdma_cm_loopback_connect(struct irdma_cm_node *cm_node)
 		cm_core->stats.listen_overflows++;
 		goto out;
 	}
+	ret = -ENOBUFS;
+	if (!irdma_cm_node_room(cm_core))
+		goto out;
 	info.ipv4 = cm_node->ipv4;
 	memcpy(info.loc_addr, cm_node->rem_addr, sizeof(info.loc_addr));
 	memcpy(info.rem_addr, cm_node->loc_addr, sizeof(info.rem_addr));
@@ -4268,6 +4376,7 @@ static int irdma_cm_loopback_connect(struct irdma_cm_node *cm_node)
 	irdma_cm_set_state(cm_node, IRDMA_CM_STATE_MPAREQ_SENT);
 	irdma_cm_arm_state_timer(cm_node, cm_core->tun.mpa_timeout);
 	irdma_cm_set_state(peer, IRDMA_CM_STATE_ESTABLISHED);
+	irdma_cm_count(peer);
 	memcpy(peer->mpa_rx, cm_node->mpa_frame, cm_node->mpa_frame_len);
 	peer->mpa_rx_len = cm_node->mpa_frame_len;
 	irdma_cm_mpa_request_rcvd(peer);
@@ -4322,6 +4431,10 @@ static int irdma_create_cm_node(struct irdma_cm_core *cm_core,
 		irdma_rem_ref_cm_node(cm_node);
 		cm_core->ops->qp_put(iwqp);
 		return -EADDRINUSE;
+	}
+	if (!irdma_cm_node_room(cm_core)) {
+		cm_core->ops->qp_put(iwqp);
+		return -ENOBUFS;
 	}
 	cm_node = irdma_make_cm_node(cm_core, info, NULL);
 	if (!cm_node) {
@@ -4695,6 +4808,28 @@ static void irdma_cm_reset_unknown(struct irdma_cm_core *cm_core,
 }
 
 /**
+ * irdma_cm_evict_half_open() - drop a listener's oldest half-open node
+ * @listener: top-level listener with half-open nodes
+ *
+ * No RST: the SYN may have been spoofed, and a real peer's next segment
+ * gets one from irdma_cm_reset_unknown().
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_cm_evict_half_open(struct irdma_cm_listener *listener)
+{
+	struct irdma_cm_node *oldest;
+
+	lockdep_assert_held(&listener->core->mutex);
+	oldest = list_first_entry(&listener->half_open_list,
+				  struct irdma_cm_node, half_open_entry);
+	irdma_cm_node_get(oldest);
+	listener->core->stats.half_open_evictions++;
+	irdma_cm_node_finish(oldest);
+	irdma_rem_ref_cm_node(oldest);
+}
+
+/**
  * irdma_cm_new_passive() - a SYN for a listener: make the passive node
  * @cm_core: CM instance
  * @seg: the SYN
@@ -4702,7 +4837,11 @@ static void irdma_cm_reset_unknown(struct irdma_cm_core *cm_core,
  * @vlan_id: VLAN id of the frame
  *
  * A full backlog drops the SYN (the peer retransmits, as with Linux
- * sockets); no listener or a destroyed one answers with RST.
+ * sockets); no listener or a destroyed one answers with RST.  Half-open
+ * nodes have their own bound (tun.max_half_open per listener): at the
+ * bound the listener's oldest half-open node goes, silently (a SYN flood
+ * then cannot starve the backlog, and a real peer's ACK usually beats
+ * the flood).  At tun.max_nodes the SYN is dropped.
  *
  * Context: cm_core->mutex held.
  */
@@ -4726,6 +4865,13 @@ static void irdma_cm_new_passive(struct irdma_cm_core *cm_core,
 	}
 	if (listener->pending >= listener->backlog) {
 		cm_core->stats.listen_overflows++;
+		cm_core->stats.rx_dropped++;
+		goto out;
+	}
+	if (listener->half_open >= cm_core->tun.max_half_open &&
+	    !list_empty(&listener->half_open_list))
+		irdma_cm_evict_half_open(listener);
+	if (!irdma_cm_node_room(cm_core)) {
 		cm_core->stats.rx_dropped++;
 		goto out;
 	}
@@ -4942,7 +5088,8 @@ static struct irdma_cm_core *irdma_cm_core_of(struct iw_cm_id *cm_id)
  * network.
  * Return: 0, or -EINVAL (bad QP, length or addresses), -EAFNOSUPPORT,
  * -ENETUNREACH/-EHOSTUNREACH (no route or neighbour), -ECONNREFUSED
- * (loopback without a listener), -EADDRINUSE, -ENOMEM, or a hw error.
+ * (loopback without a listener), -EADDRINUSE, -ENOBUFS (the CM's node
+ * limit, tun.max_nodes), -ENOMEM, or a hw error.
  */
 int irdma_connect(struct iw_cm_id *cm_id, struct iw_cm_conn_param *conn_param)
 {
@@ -5264,6 +5411,10 @@ int irdma_setup_cm_core(struct irdma_cm_core *cm_core,
 	cm_core->tun.fin_wait2_timeout = 60 * HZ;
 	cm_core->tun.mpa_timeout = 30 * HZ;
 	cm_core->tun.mpa_v1_fallback = true;
+	cm_core->tun.synack_retries = 5;
+	cm_core->tun.orphan_retries = 8;
+	cm_core->tun.max_half_open = 256;
+	cm_core->tun.max_nodes = 16384;
 	cm_core->tun.max_rx_queued = 2 * 512;
 	cm_core->tun.reply_rate = 1000;
 	cm_core->tun.reply_burst = 1000;

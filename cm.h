@@ -580,7 +580,12 @@ struct irdma_cm_net_ops {
  * tests shorten them
  * @rexmit_timeout: first retransmission timeout (1 s)
  * @rexmit_max_timeout: backoff cap (12 s)
- * @max_rexmits: retransmissions before giving up (32)
+ * @max_rexmits: retransmissions before giving up (32): SYN, MPA request,
+ *	and the FIN of a node whose ULP is still attached
+ * @synack_retries: retransmissions of a SYN-ACK (5, as tcp_synack_retries)
+ * @orphan_retries: retransmissions of the FIN (or MPA reject and FIN) of a
+ *	node no ULP is attached to any more (8, what Linux's
+ *	tcp_orphan_retries of 0 means)
  * @time_wait: TIME_WAIT and close-timer duration (100 ms)
  * @rts_timeout: wait for the RTS AE after offload (12 s)
  * @fin_wait2_timeout: wait for the peer's FIN after ours is acknowledged
@@ -595,6 +600,11 @@ struct irdma_cm_net_ops {
  *	unacceptable segments, challenge ACKs and ACKs to out-of-window
  *	segments (RFC 5961 section 7); 0: no limit (1000)
  * @reply_burst: bucket size of @reply_rate (1000)
+ * @max_half_open: SYN_RCVD nodes per listener (256); a SYN beyond it
+ *	evicts the listener's oldest half-open node.  Half-open nodes do not
+ *	count against the backlog
+ * @max_nodes: nodes per CM instance (16384), every state counted; new
+ *	SYNs are dropped and connects fail with -ENOBUFS beyond it
  */
 struct irdma_cm_tunables {
 	unsigned long rexmit_timeout;
@@ -608,6 +618,10 @@ struct irdma_cm_tunables {
 	unsigned int max_rx_queued;
 	unsigned int reply_rate;
 	unsigned int reply_burst;
+	unsigned int synack_retries;
+	unsigned int orphan_retries;
+	unsigned int max_half_open;
+	unsigned int max_nodes;
 };
 
 /**
@@ -626,7 +640,11 @@ struct irdma_cm_tunables {
  * @rejects: connections rejected
  * @connect_timeouts: active opens that ran out of retransmissions or
  *	got no MPA reply within tun.mpa_timeout
- * @listen_overflows: SYNs refused by a full backlog
+ * @listen_overflows: SYNs (and handshake-completing ACKs) dropped because
+ *	the backlog was full
+ * @half_open_evictions: half-open nodes dropped for a newer SYN
+ *	(tun.max_half_open)
+ * @node_limit_drops: SYNs dropped and connects refused at tun.max_nodes
  * @rst_no_route: segments matching no connection left unanswered: no
  *	resolved next hop for the RST
  * @replies_ratelimited: unsolicited replies not sent (tun.reply_rate)
@@ -646,6 +664,8 @@ struct irdma_cm_stats {
 	u64 rejects;
 	u64 connect_timeouts;
 	u64 listen_overflows;
+	u64 half_open_evictions;
+	u64 node_limit_drops;
 	u64 rst_no_route;
 	u64 replies_ratelimited;
 };
@@ -722,7 +742,10 @@ struct irdma_cm_tx {
  * @wildcard: listens on every local address of the device
  * @v6only: IPv6 wildcard that does not take IPv4 (cm_id->afonly)
  * @backlog: maximum connections waiting for accept
- * @pending: connections past SYN and not yet accepted or rejected
+ * @pending: connections past the TCP handshake not yet accepted or
+ *	rejected (bounded by @backlog)
+ * @half_open: nodes in SYN_RCVD (bounded by tun.max_half_open)
+ * @half_open_list: those nodes, oldest first
  * @tos: TOS for accepted connections
  * @qhash_set: a SYN steering entry is installed
  * @apbvt_set: the local port is in the APBVT
@@ -743,6 +766,8 @@ struct irdma_cm_listener {
 	bool v6only;
 	int backlog;
 	int pending;
+	unsigned int half_open;
+	struct list_head half_open_list;
 	u8 tos;
 	bool qhash_set;
 	bool apbvt_set;
@@ -817,7 +842,10 @@ struct irdma_cm_listener {
  * @rexmit_work: work queued by @rexmit_timer
  * @tmo_work: work queued by @state_timer
  * @listener: passive: the top-level listener (a reference is held)
- * @counted: passive: counted in @listener's pending
+ * @half_open_entry: passive, in SYN_RCVD: entry in @listener's
+ *	half_open_list (kept by irdma_cm_set_state())
+ * @counted: passive: counted in @listener's pending (from the end of the
+ *	TCP handshake to accept or reject)
  * @connreq_id: passive: index of the node in cm_core->connreqs (the
  *	CONNECT_REQUEST's provider_data) while the request holds a
  *	reference, released by accept, reject or the CM; 0: none
@@ -898,6 +926,7 @@ struct irdma_cm_node {
 	struct irdma_cm_work rexmit_work;
 	struct irdma_cm_work tmo_work;
 	struct irdma_cm_listener *listener;
+	struct list_head half_open_entry;
 	bool counted;
 	u32 connreq_id;
 	struct iw_cm_id *cm_id;

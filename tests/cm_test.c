@@ -628,6 +628,8 @@ static int irdma_cm_test_init(struct kunit *test)
 		d->iwdev->cm_core.tun.rexmit_timeout = msecs_to_jiffies(20);
 		d->iwdev->cm_core.tun.rexmit_max_timeout = msecs_to_jiffies(40);
 		d->iwdev->cm_core.tun.max_rexmits = 5;
+		d->iwdev->cm_core.tun.synack_retries = 5;
+		d->iwdev->cm_core.tun.orphan_retries = 5;
 		d->iwdev->cm_core.tun.time_wait = msecs_to_jiffies(30);
 		d->iwdev->cm_core.tun.rts_timeout = msecs_to_jiffies(100);
 		d->iwdev->cm_core.tun.fin_wait2_timeout = msecs_to_jiffies(100);
@@ -2478,6 +2480,139 @@ static void irdma_test_listen_backlog(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, b->nev, 0);	/* SYN dropped: it retries */
 }
 
+static int irdma_t_count_to_raw(u8 flags)
+{
+	int i, n = 0;
+
+	for (i = 0; i < irdma_tw->nlog; i++)
+		n += irdma_tw->log[i].to == 2 &&
+		     (irdma_tw->log[i].flags & flags) == flags;
+	return n;
+}
+
+/* a SYN nobody completes holds its node for tun.synack_retries only */
+static void irdma_test_synack_retries_limited(struct kunit *test)
+{
+	static const u8 opts[] = { 2, 4, 0x05, 0xb4, 3, 3, 2, 0 };
+	struct irdma_t_raw r = { .addr = T_RAW_ADDR, .port = 40200, .seq = 1 };
+
+	irdma_t_core(1)->tun.synack_retries = 2;
+	irdma_t_listen(test, true, NULL, 4);
+	irdma_t_raw_send(&r, IRDMA_TCP_SYN, opts, sizeof(opts), NULL, 0);
+	KUNIT_EXPECT_EQ(test, irdma_t_core(1)->node_cnt, 1u);
+	irdma_t_run(300);
+	KUNIT_EXPECT_EQ(test, irdma_t_count_to_raw(IRDMA_TCP_SYN | IRDMA_TCP_ACK),
+			1 + 2);
+	KUNIT_EXPECT_EQ(test, irdma_t_core(1)->node_cnt, 0u);
+	KUNIT_EXPECT_EQ(test, irdma_tw->dev[1].qhash_est, 0);
+}
+
+/* the FIN of a rejected connection: tun.orphan_retries only */
+static void irdma_test_orphan_fin_retries_limited(struct kunit *test)
+{
+	struct irdma_test_cmid *l = irdma_t_listen(test, true, NULL, 4);
+	struct irdma_test_cmid *n = irdma_t_cmid(test, 1);
+	struct irdma_t_raw r;
+	u8 f[64];
+	u32 len;
+
+	irdma_t_core(1)->tun.orphan_retries = 2;
+	irdma_t_raw_handshake(test, &r);
+	len = irdma_t_mpa(f, true, 2, 0x50, true, 0x8008, 0xC008, NULL, 0);
+	irdma_t_raw_send(&r, IRDMA_TCP_ACK, NULL, 0, f, len);
+	KUNIT_ASSERT_EQ(test, l->nev, 1);
+	n->id.provider_data = l->ev[0].provider_data;
+	KUNIT_ASSERT_EQ(test, irdma_reject(&n->id, NULL, 0), 0);
+	/* the raw peer never acknowledges the reject and FIN */
+	irdma_t_run(300);
+	KUNIT_EXPECT_EQ(test, irdma_t_count_to_raw(IRDMA_TCP_FIN), 1 + 2);
+	KUNIT_EXPECT_EQ(test, irdma_t_core(1)->node_cnt, 0u);
+}
+
+/* a SYN flood neither fills the backlog nor grows past max_half_open */
+static void irdma_test_syn_flood_half_open_bounded(struct kunit *test)
+{
+	static const u8 opts[] = { 2, 4, 0x05, 0xb4, 3, 3, 2, 0 };
+	struct irdma_test_cmid *l = irdma_t_listen(test, true, NULL, 2);
+	struct irdma_test_cmid *a = irdma_t_cmid(test, 0);
+	struct irdma_cm_listener *listener = l->id.provider_data;
+	struct irdma_t_raw r = { .addr = T_RAW_ADDR, .port = 40300, .seq = 1 };
+	int i;
+
+	irdma_t_core(1)->tun.max_half_open = 3;
+	for (i = 0; i < 10; i++, r.port++)
+		irdma_t_raw_send(&r, IRDMA_TCP_SYN, opts, sizeof(opts), NULL, 0);
+	KUNIT_EXPECT_EQ(test, irdma_t_core(1)->node_cnt, 3u);
+	KUNIT_EXPECT_EQ(test, listener->half_open, 3u);
+	KUNIT_EXPECT_EQ(test, listener->pending, 0);
+	KUNIT_EXPECT_EQ(test, irdma_t_core(1)->stats.half_open_evictions, 7ull);
+	KUNIT_EXPECT_EQ(test, irdma_tw->dev[1].qhash_est, 3);
+	/* the oldest went: port 40300 is unknown now */
+	mutex_lock(&irdma_t_core(1)->mutex);
+	KUNIT_EXPECT_NULL(test, irdma_t_find_rem(1, 40300));
+	KUNIT_EXPECT_NOT_NULL(test, irdma_t_find_rem(1, 40309));
+	mutex_unlock(&irdma_t_core(1)->mutex);
+	/* a real peer still gets through */
+	KUNIT_ASSERT_EQ(test, irdma_t_connect(test, a, NULL, 0), 0);
+	irdma_t_pump();
+	KUNIT_EXPECT_EQ(test, l->nev, 1);
+	KUNIT_EXPECT_EQ(test, listener->pending, 1);
+	KUNIT_EXPECT_EQ(test, listener->half_open, 2u);
+}
+
+/* with the backlog full, the handshake's last ACK is dropped */
+static void irdma_test_backlog_full_holds_handshake(struct kunit *test)
+{
+	static const u8 opts[] = { 2, 4, 0x05, 0xb4, 3, 3, 2, 0 };
+	struct irdma_test_cmid *l = irdma_t_listen(test, true, NULL, 1);
+	struct irdma_cm_listener *listener = l->id.provider_data;
+	struct irdma_t_raw r1 = { .addr = T_RAW_ADDR, .port = 40400, .seq = 1 };
+	struct irdma_t_raw r2 = { .addr = T_RAW_ADDR, .port = 40401, .seq = 1 };
+	struct irdma_cm_node *cm;
+
+	irdma_t_raw_send(&r1, IRDMA_TCP_SYN, opts, sizeof(opts), NULL, 0);
+	r1.ack = irdma_t_raw_last()->seq + 1;
+	irdma_t_raw_send(&r2, IRDMA_TCP_SYN, opts, sizeof(opts), NULL, 0);
+	r2.ack = irdma_t_raw_last()->seq + 1;
+	KUNIT_EXPECT_EQ(test, listener->half_open, 2u);
+	irdma_t_raw_send(&r1, IRDMA_TCP_ACK, NULL, 0, NULL, 0);
+	KUNIT_EXPECT_EQ(test, listener->pending, 1);
+	irdma_t_raw_send(&r2, IRDMA_TCP_ACK, NULL, 0, NULL, 0);
+	KUNIT_EXPECT_EQ(test, listener->pending, 1);
+	KUNIT_EXPECT_EQ(test, irdma_t_core(1)->stats.listen_overflows, 1ull);
+	mutex_lock(&irdma_t_core(1)->mutex);
+	cm = irdma_t_find_rem(1, 40401);
+	KUNIT_EXPECT_TRUE(test, cm && cm->state == IRDMA_CM_STATE_SYN_RCVD);
+	mutex_unlock(&irdma_t_core(1)->mutex);
+}
+
+/* the CM's node limit refuses new SYNs and connects */
+static void irdma_test_node_limit(struct kunit *test)
+{
+	static const u8 opts[] = { 2, 4, 0x05, 0xb4, 3, 3, 2, 0 };
+	struct irdma_test_cmid *a = irdma_t_cmid(test, 0);
+	struct irdma_test_cmid *b = irdma_t_cmid(test, 0);
+	struct irdma_t_raw r = { .addr = T_RAW_ADDR, .port = 40500, .seq = 1 };
+	u32 a0 = T_ADDR0, a1 = T_ADDR1;
+	int i;
+
+	irdma_t_listen(test, true, NULL, 8);
+	irdma_t_core(1)->tun.max_nodes = 2;
+	for (i = 0; i < 3; i++, r.port++)
+		irdma_t_raw_send(&r, IRDMA_TCP_SYN, opts, sizeof(opts), NULL, 0);
+	KUNIT_EXPECT_EQ(test, irdma_t_core(1)->node_cnt, 2u);
+	KUNIT_EXPECT_EQ(test, irdma_t_core(1)->stats.node_limit_drops, 1ull);
+	irdma_tw->filter = irdma_t_drop_all;
+	irdma_t_core(0)->tun.max_nodes = 1;
+	KUNIT_EXPECT_EQ(test, irdma_t_connect(test, a, NULL, 0), 0);
+	KUNIT_EXPECT_EQ(test, irdma_t_connect_to(b, 0, true, &a0, &a1,
+						 T_PORT_A + 1, 11, NULL, 0, 8, 8),
+			-ENOBUFS);
+	KUNIT_EXPECT_EQ(test, irdma_t_core(0)->stats.node_limit_drops, 1ull);
+	KUNIT_EXPECT_EQ(test, irdma_t_tqp(0, 1)->refs, 0);
+	KUNIT_EXPECT_EQ(test, b->refs, 0);
+}
+
 static void irdma_test_listen_qhash_apbvt(struct kunit *test)
 {
 	u32 a1 = T_ADDR1;
@@ -3272,6 +3407,11 @@ static struct kunit_case irdma_cm_conn_cases[] = {
 	KUNIT_CASE(irdma_test_ipv6_address_follow),
 	KUNIT_CASE(irdma_test_time_wait_syn_reopens),
 	KUNIT_CASE(irdma_test_listen_backlog),
+	KUNIT_CASE(irdma_test_synack_retries_limited),
+	KUNIT_CASE(irdma_test_orphan_fin_retries_limited),
+	KUNIT_CASE(irdma_test_syn_flood_half_open_bounded),
+	KUNIT_CASE(irdma_test_backlog_full_holds_handshake),
+	KUNIT_CASE(irdma_test_node_limit),
 	KUNIT_CASE(irdma_test_listen_qhash_apbvt),
 	KUNIT_CASE(irdma_test_wildcard_children),
 	KUNIT_CASE(irdma_test_ipv6_wildcard_takes_ipv4),
