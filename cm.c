@@ -993,6 +993,7 @@ static void irdma_free_retrans_entry(struct irdma_cm_node *cm_node)
  */
 static void irdma_cleanup_retrans_entry(struct irdma_cm_node *cm_node, u32 ack)
 {
+	lockdep_assert_held(&cm_node->core->mutex);
 	if (cm_node->tx.pending &&
 	    !irdma_seq_before(ack, cm_node->tx.seq_end))
 		irdma_free_retrans_entry(cm_node);
@@ -1029,6 +1030,7 @@ static void irdma_cm_arm(struct irdma_cm_node *cm_node,
 static void irdma_cm_arm_state_timer(struct irdma_cm_node *cm_node,
 				     unsigned long delay)
 {
+	lockdep_assert_held(&cm_node->core->mutex);
 	cm_node->state_deadline = jiffies + delay;
 	irdma_cm_arm(cm_node, &cm_node->state_timer, delay);
 }
@@ -1066,6 +1068,7 @@ static void irdma_schedule_cm_timer(struct irdma_cm_node *cm_node, u8 *buf,
 {
 	struct irdma_cm_tx *tx = &cm_node->tx;
 
+	lockdep_assert_held(&cm_node->core->mutex);
 	if (tx->pending)
 		irdma_free_retrans_entry(cm_node);
 	tx->buf = buf;
@@ -1379,6 +1382,7 @@ static void irdma_cm_unlink_qp(struct irdma_cm_node *cm_node)
 {
 	struct irdma_qp *iwqp = cm_node->iwqp;
 
+	lockdep_assert_held(&cm_node->core->mutex);
 	if (!iwqp)
 		return;
 	cm_node->iwqp = NULL;
@@ -1400,6 +1404,7 @@ static void irdma_cm_unbind_cm_id(struct irdma_cm_node *cm_node)
 {
 	struct iw_cm_id *cm_id = cm_node->cm_id;
 
+	lockdep_assert_held(&cm_node->core->mutex);
 	if (!cm_id)
 		return;
 	cm_node->cm_id = NULL;
@@ -1554,6 +1559,7 @@ static int irdma_cm_node_qhash(struct irdma_cm_node *cm_node, bool add)
 	};
 	int ret;
 
+	lockdep_assert_held(&cm_node->core->mutex);
 	if (add == cm_node->qhash_set)
 		return 0;
 	memcpy(info.loc_addr, cm_node->loc_addr, sizeof(info.loc_addr));
@@ -1619,6 +1625,7 @@ static int irdma_cm_create_ah(struct irdma_cm_node *cm_node)
  */
 static void irdma_cm_free_ah(struct irdma_cm_node *cm_node)
 {
+	lockdep_assert_held(&cm_node->core->mutex);
 	if (!cm_node->ah_valid)
 		return;
 	cm_node->ah_valid = false;
@@ -1687,6 +1694,7 @@ static int irdma_send_syn(struct irdma_cm_node *cm_node, bool sendack)
 	u32 mtu = cm_node->core->net->mtu(cm_node->core, cm_node->vlan_id);
 	u8 flags = IRDMA_TCP_SYN;
 
+	lockdep_assert_held(&cm_node->core->mutex);
 	opts[0] = IRDMA_TCPOPT_MSS;
 	opts[1] = IRDMA_TCPOLEN_MSS;
 	put_unaligned_be16(irdma_cm_our_mss(cm_node->ipv4, mtu), opts + 2);
@@ -1711,6 +1719,7 @@ static int irdma_send_syn(struct irdma_cm_node *cm_node, bool sendack)
  */
 static int irdma_send_ack(struct irdma_cm_node *cm_node)
 {
+	lockdep_assert_held(&cm_node->core->mutex);
 	return irdma_cm_send_seg(cm_node, NULL, 0, NULL, 0, IRDMA_TCP_ACK,
 				 false);
 }
@@ -1726,6 +1735,7 @@ static int irdma_send_reset(struct irdma_cm_node *cm_node)
 {
 	u8 flags = IRDMA_TCP_RST;
 
+	lockdep_assert_held(&cm_node->core->mutex);
 	irdma_free_retrans_entry(cm_node);
 	if (cm_node->state != IRDMA_CM_STATE_SYN_SENT)
 		flags |= IRDMA_TCP_ACK;
@@ -1746,6 +1756,7 @@ static int irdma_send_reset(struct irdma_cm_node *cm_node)
  */
 static int irdma_send_fin(struct irdma_cm_node *cm_node)
 {
+	lockdep_assert_held(&cm_node->core->mutex);
 	if (cm_node->tx.pending && cm_node->tx.len > cm_node->tx.hdr_len) {
 		irdma_send_reset(cm_node);
 		return -ECONNABORTED;
@@ -1774,6 +1785,7 @@ static int irdma_send_mpa_request(struct irdma_cm_node *cm_node)
 	u16 old_hdr = cm_node->mpa_frame_len - cm_node->ulp_pdata_len;
 	int ret;
 
+	lockdep_assert_held(&cm_node->core->mutex);
 	/* private data sits behind whichever header was built last */
 	if (!irdma_cm_build_mpa_frame(cm_node, true, false,
 				      cm_node->mpa_frame + old_hdr,
@@ -1810,6 +1822,7 @@ static int irdma_send_mpa_reject(struct irdma_cm_node *cm_node,
 	bool peer_fin = cm_node->state == IRDMA_CM_STATE_CLOSE_WAIT;
 	int ret;
 
+	lockdep_assert_held(&cm_node->core->mutex);
 	if (!irdma_cm_build_mpa_frame(cm_node, false, true, pdata, plen))
 		return -EINVAL;
 	irdma_free_retrans_entry(cm_node);
@@ -1954,6 +1967,7 @@ static int irdma_send_cm_event(struct irdma_cm_node *cm_node,
 static void irdma_event_connect_error(struct irdma_cm_node *cm_node,
 				      int status)
 {
+	lockdep_assert_held(&cm_node->core->mutex);
 	if (cm_node->cm_id && !cm_node->connect_reported) {
 		cm_node->connect_reported = true;
 		cm_node->close_reported = true;
@@ -1981,6 +1995,7 @@ static void irdma_cm_report_fail(struct irdma_cm_node *cm_node, int status)
 {
 	struct iw_cm_id *cm_id = cm_node->cm_id;
 
+	lockdep_assert_held(&cm_node->core->mutex);
 	if (!cm_id)
 		goto unlink;
 	if (cm_node->active && !cm_node->connect_reported) {
@@ -2009,6 +2024,7 @@ unlink:
  */
 static void irdma_cm_event_reset(struct irdma_cm_node *cm_node)
 {
+	lockdep_assert_held(&cm_node->core->mutex);
 	cm_node->core->stats.resets_rcvd++;
 	irdma_cm_report_fail(cm_node, cm_node->active &&
 			     cm_node->state == IRDMA_CM_STATE_SYN_SENT ?
@@ -2027,6 +2043,7 @@ static void irdma_cm_event_reset(struct irdma_cm_node *cm_node)
 static void irdma_active_open_err(struct irdma_cm_node *cm_node, bool reset,
 				  int status)
 {
+	lockdep_assert_held(&cm_node->core->mutex);
 	if (reset)
 		irdma_send_reset(cm_node);
 	irdma_event_connect_error(cm_node, status);
@@ -2045,6 +2062,7 @@ static void irdma_active_open_err(struct irdma_cm_node *cm_node, bool reset,
  */
 static void irdma_passive_open_err(struct irdma_cm_node *cm_node, bool reset)
 {
+	lockdep_assert_held(&cm_node->core->mutex);
 	if (reset)
 		irdma_send_reset(cm_node);
 	irdma_cm_report_fail(cm_node, -ECONNRESET);
@@ -2138,6 +2156,7 @@ static bool irdma_cm_reply_allowed(struct irdma_cm_core *cm_core)
  */
 static void irdma_cm_challenge_ack(struct irdma_cm_node *cm_node)
 {
+	lockdep_assert_held(&cm_node->core->mutex);
 	if (!irdma_cm_reply_allowed(cm_node->core))
 		return;
 	cm_node->core->stats.challenge_acks++;
@@ -2156,6 +2175,7 @@ static void irdma_cm_challenge_ack(struct irdma_cm_node *cm_node)
  */
 static void irdma_cm_oow_ack(struct irdma_cm_node *cm_node)
 {
+	lockdep_assert_held(&cm_node->core->mutex);
 	if (irdma_cm_reply_allowed(cm_node->core))
 		irdma_send_ack(cm_node);
 }
@@ -2172,6 +2192,7 @@ static void irdma_cm_oow_ack(struct irdma_cm_node *cm_node)
  */
 static void irdma_cm_mpa_v1_fallback(struct irdma_cm_node *cm_node)
 {
+	lockdep_assert_held(&cm_node->core->mutex);
 	irdma_cm_dbg(cm_node->core, "node %p: reset to MPA v2, retrying v1\n",
 		     cm_node);
 	irdma_free_retrans_entry(cm_node);
@@ -2204,6 +2225,7 @@ static void irdma_cm_reset_seg(struct irdma_cm_node *cm_node,
 	u8 buf[IRDMA_CM_TCP_HDR_SIZE];
 	u32 len = irdma_form_uda_cm_frame(seg, buf);
 
+	lockdep_assert_held(&cm_node->core->mutex);
 	if (!len || !cm_node->ah_valid || cm_node->loopback ||
 	    !irdma_cm_reply_allowed(cm_node->core))
 		return;
@@ -2230,6 +2252,7 @@ static void irdma_handle_rst_pkt(struct irdma_cm_node *cm_node,
 {
 	struct irdma_cm_core *cm_core = cm_node->core;
 
+	lockdep_assert_held(&cm_node->core->mutex);
 	if (cm_node->state == IRDMA_CM_STATE_SYN_SENT) {
 		if (!(seg->flags & IRDMA_TCP_ACK) || seg->ack != cm_node->snd_nxt) {
 			cm_core->stats.rx_dropped++;
@@ -2283,6 +2306,7 @@ static int irdma_check_syn(struct irdma_cm_node *cm_node,
 {
 	struct irdma_cm_tx *tx = &cm_node->tx;
 
+	lockdep_assert_held(&cm_node->core->mutex);
 	if (cm_node->state == IRDMA_CM_STATE_SYN_RCVD &&
 	    seg->seq + 1 == cm_node->rcv_nxt && tx->pending) {
 		cm_node->core->stats.rexmits++;
@@ -2311,6 +2335,7 @@ static int irdma_check_syn(struct irdma_cm_node *cm_node,
 static void irdma_handle_syn_pkt(struct irdma_cm_node *cm_node,
 				 const struct irdma_cm_seg *seg)
 {
+	lockdep_assert_held(&cm_node->core->mutex);
 	if (cm_node->state != IRDMA_CM_STATE_IDLE) {
 		irdma_check_syn(cm_node, seg);
 		return;
@@ -2349,6 +2374,7 @@ static void irdma_handle_syn_pkt(struct irdma_cm_node *cm_node,
 static void irdma_handle_synack_pkt(struct irdma_cm_node *cm_node,
 				    const struct irdma_cm_seg *seg)
 {
+	lockdep_assert_held(&cm_node->core->mutex);
 	if (cm_node->state != IRDMA_CM_STATE_SYN_SENT) {
 		if (seg->seq + 1 == cm_node->rcv_nxt &&
 		    cm_node->state == IRDMA_CM_STATE_MPAREQ_SENT)
@@ -2472,6 +2498,7 @@ static void irdma_cm_mpa_request_rcvd(struct irdma_cm_node *cm_node)
 	struct irdma_cm_listener *listener = cm_node->listener;
 	int ret;
 
+	lockdep_assert_held(&cm_node->core->mutex);
 	ret = irdma_parse_mpa(cm_node, cm_node->mpa_rx, cm_node->mpa_rx_len,
 			      true);
 	irdma_cm_stop_state_timer(cm_node);
@@ -2524,6 +2551,7 @@ static void irdma_cm_mpa_reply_rcvd(struct irdma_cm_node *cm_node)
 {
 	int ret;
 
+	lockdep_assert_held(&cm_node->core->mutex);
 	ret = irdma_parse_mpa(cm_node, cm_node->mpa_rx, cm_node->mpa_rx_len,
 			      false);
 	if (ret < 0) {
@@ -2570,6 +2598,7 @@ static void irdma_handle_rcv_mpa(struct irdma_cm_node *cm_node,
 	u32 room = sizeof(cm_node->mpa_rx) - cm_node->mpa_rx_len;
 	int flen;
 
+	lockdep_assert_held(&cm_node->core->mutex);
 	if (len > room)
 		goto bad;
 	memcpy(cm_node->mpa_rx + cm_node->mpa_rx_len, data, len);
@@ -2609,6 +2638,7 @@ static void irdma_handle_fin_pkt(struct irdma_cm_node *cm_node)
 {
 	struct irdma_cm_core *cm_core = cm_node->core;
 
+	lockdep_assert_held(&cm_node->core->mutex);
 	switch (cm_node->state) {
 	case IRDMA_CM_STATE_SYN_RCVD:
 	case IRDMA_CM_STATE_ESTABLISHED:
@@ -2655,6 +2685,7 @@ static void irdma_cm_ack_advance(struct irdma_cm_node *cm_node)
 	struct irdma_cm_core *cm_core = cm_node->core;
 	bool all_acked = cm_node->snd_una == cm_node->snd_nxt;
 
+	lockdep_assert_held(&cm_node->core->mutex);
 	switch (cm_node->state) {
 	case IRDMA_CM_STATE_SYN_RCVD:
 		if (!all_acked)
@@ -2711,6 +2742,7 @@ static void irdma_handle_ack_pkt(struct irdma_cm_node *cm_node,
 	bool expect_mpa;
 	int ret;
 
+	lockdep_assert_held(&cm_node->core->mutex);
 	if (cm_node->state == IRDMA_CM_STATE_SYN_SENT) {
 		/* RFC 793: no SYN yet; a bad ACK gets a reset, any is dropped */
 		cm_core->stats.rx_dropped++;
@@ -2802,6 +2834,7 @@ static void irdma_handle_ack_pkt(struct irdma_cm_node *cm_node,
 static void irdma_process_pkt(struct irdma_cm_node *cm_node,
 			      const struct irdma_cm_seg *seg)
 {
+	lockdep_assert_held(&cm_node->core->mutex);
 	switch (cm_node->state) {
 	case IRDMA_CM_STATE_OFFLOADED:
 	case IRDMA_CM_STATE_CLOSED:
@@ -2842,6 +2875,7 @@ static void irdma_retrans_expired(struct irdma_cm_node *cm_node)
 {
 	struct irdma_cm_core *cm_core = cm_node->core;
 
+	lockdep_assert_held(&cm_node->core->mutex);
 	irdma_cm_dbg(cm_core, "node %p state %d: retransmissions exhausted\n",
 		     cm_node, cm_node->state);
 	switch (cm_node->state) {
@@ -2878,6 +2912,7 @@ static unsigned int irdma_cm_max_retries(struct irdma_cm_node *cm_node)
 {
 	const struct irdma_cm_tunables *tun = &cm_node->core->tun;
 
+	lockdep_assert_held(&cm_node->core->mutex);
 	switch (cm_node->state) {
 	case IRDMA_CM_STATE_SYN_RCVD:
 		return tun->synack_retries;
@@ -2909,6 +2944,7 @@ static void irdma_cm_rexmit(struct irdma_cm_node *cm_node)
 	struct irdma_cm_core *cm_core = cm_node->core;
 	struct irdma_cm_tx *tx = &cm_node->tx;
 
+	lockdep_assert_held(&cm_node->core->mutex);
 	if (!tx->pending || time_before(jiffies, tx->deadline) ||
 	    cm_node->state == IRDMA_CM_STATE_CLOSED)
 		return;
@@ -2975,6 +3011,7 @@ static void irdma_handle_close_entry(struct irdma_cm_node *cm_node)
 {
 	struct irdma_qp *iwqp = cm_node->iwqp;
 
+	lockdep_assert_held(&cm_node->core->mutex);
 	if (time_before(jiffies, cm_node->state_deadline))
 		return;
 	switch (cm_node->state) {
@@ -3105,9 +3142,12 @@ static void irdma_free_lsmm_rsrc(struct irdma_cm_node *cm_node)
  *
  * Fills the TCP half (irdma_init_tcp_ctx()) and the iWARP half (IRD/ORD,
  * RTR, markers only if the peer asked, CRC, the LSMM on the passive
- * side), removes the CM's 4-tuple steering entry (the QP takes the
- * connection's frames from now on) and calls hw_ops->qp_offload.  On
- * success the node is OFFLOADED and waits tun.rts_timeout for the RTS AE.
+ * side) and calls hw_ops->qp_offload.  The CM's 4-tuple steering entry
+ * and its address handle stay until the node goes (see qp_offload and
+ * ah_create in cm.h): deleting the entry now would let frames that
+ * arrive before the modify reach the host stack, and the AH keeps the
+ * QP's ARP entry pinned.  On success the node is OFFLOADED and waits
+ * tun.rts_timeout for the RTS AE.
  *
  * Context: cm_core->mutex held; may sleep.
  * Return: 0 or -errno from the hw layer.
@@ -3165,6 +3205,7 @@ static void irdma_cm_event_connected(struct irdma_cm_node *cm_node)
 {
 	int ret;
 
+	lockdep_assert_held(&cm_node->core->mutex);
 	if (!cm_node->iwqp) {
 		irdma_active_open_err(cm_node, true, -ECONNRESET);
 		return;
@@ -3190,6 +3231,7 @@ static void irdma_cm_rts_rcvd(struct irdma_qp *iwqp)
 {
 	struct irdma_cm_node *cm_node = irdma_qp_cm(iwqp)->cm_node;
 
+	lockdep_assert_held(&iwqp->iwdev->cm_core.mutex);
 	if (!cm_node || cm_node->rts_rcvd)
 		return;
 	cm_node->rts_rcvd = true;
@@ -3230,6 +3272,7 @@ static void irdma_qp_disconnect(struct irdma_qp *iwqp, int status)
 {
 	struct irdma_cm_node *cm_node = irdma_qp_cm(iwqp)->cm_node;
 
+	lockdep_assert_held(&iwqp->iwdev->cm_core.mutex);
 	if (!cm_node)
 		return;
 	irdma_cm_node_get(cm_node);
@@ -3262,6 +3305,7 @@ static void irdma_cm_disconn_true(struct irdma_qp *iwqp)
 	u8 tcp = irdma_qp_cm(iwqp)->hw_tcp_state;
 	bool reset, graceful;
 
+	lockdep_assert_held(&iwqp->iwdev->cm_core.mutex);
 	if (!cm_node || irdma_qp_cm(iwqp)->disconn_done)
 		return;
 	cm_core = cm_node->core;
@@ -3321,6 +3365,7 @@ static void irdma_disconnect_worker(struct irdma_cm_work *work)
 {
 	struct irdma_qp *iwqp = work->iwqp;
 
+	lockdep_assert_held(&work->core->mutex);
 	irdma_qp_cm(iwqp)->last_ae = work->ae;
 	irdma_qp_cm(iwqp)->hw_tcp_state = work->tcp_state;
 	irdma_cm_disconn_true(iwqp);
@@ -3879,6 +3924,7 @@ static int irdma_cm_listener_qhash(struct irdma_cm_listener *listener, bool add)
 	};
 	int ret;
 
+	lockdep_assert_held(&listener->core->mutex);
 	if (add == listener->qhash_set)
 		return 0;
 	memcpy(info.loc_addr, listener->loc_addr, sizeof(info.loc_addr));
@@ -3933,6 +3979,7 @@ static int irdma_cm_add_child(struct irdma_cm_core *cm_core,
 	struct irdma_cm_listener *child;
 	int ret;
 
+	lockdep_assert_held(&cm_core->mutex);
 	list_for_each_entry(child, &listener->children, list)
 		if (child->ipv4 == ipv4 && child->vlan_id == vlan_id &&
 		    !memcmp(child->loc_addr, addr, 16))
@@ -3969,6 +4016,7 @@ static int irdma_cm_add_child(struct irdma_cm_core *cm_core,
 static void irdma_cm_del_child(struct irdma_cm_core *cm_core,
 			       struct irdma_cm_listener *child)
 {
+	lockdep_assert_held(&cm_core->mutex);
 	irdma_cm_listener_qhash(child, false);
 	list_del_init(&child->list);
 	irdma_dec_refcnt_listen(cm_core, child);
@@ -3989,6 +4037,7 @@ static void irdma_add_mqh_4(struct irdma_cm_core *cm_core,
 	int i, n = cm_core->net->get_addrs(cm_core, true, addrs,
 					    IRDMA_CM_MAX_ADDRS);
 
+	lockdep_assert_held(&cm_core->mutex);
 	for (i = 0; i < n; i++)
 		if (irdma_cm_add_child(cm_core, listener, true, addrs[i].addr,
 				       addrs[i].vlan_id))
@@ -4011,6 +4060,7 @@ static void irdma_add_mqh_6(struct irdma_cm_core *cm_core,
 	int i, n = cm_core->net->get_addrs(cm_core, false, addrs,
 					    IRDMA_CM_MAX_ADDRS);
 
+	lockdep_assert_held(&cm_core->mutex);
 	for (i = 0; i < n; i++)
 		if (irdma_cm_add_child(cm_core, listener, false, addrs[i].addr,
 				       addrs[i].vlan_id))
@@ -4034,6 +4084,7 @@ static void irdma_add_mqh(struct irdma_cm_core *cm_core,
 {
 	struct irdma_cm_addr *addrs;
 
+	lockdep_assert_held(&cm_core->mutex);
 	addrs = kcalloc(IRDMA_CM_MAX_ADDRS, sizeof(*addrs), GFP_KERNEL);
 	if (!addrs)
 		return;
@@ -4060,6 +4111,7 @@ static void irdma_del_multiple_qhash(struct irdma_cm_core *cm_core,
 {
 	struct irdma_cm_listener *child, *tmp;
 
+	lockdep_assert_held(&cm_core->mutex);
 	list_for_each_entry_safe(child, tmp, &listener->children, list) {
 		if (addr && (child->ipv4 != ipv4 ||
 			     memcmp(child->loc_addr, addr, 16)))
@@ -4084,6 +4136,7 @@ static void irdma_reset_list_prep(struct irdma_cm_core *cm_core,
 	struct irdma_cm_node *cm_node;
 	int bkt;
 
+	lockdep_assert_held(&cm_core->mutex);
 	hash_for_each(cm_core->nodes, bkt, cm_node, hnode) {
 		if (cm_node->listener != listener || cm_node->cm_id ||
 		    cm_node->state == IRDMA_CM_STATE_CLOSED ||
@@ -4177,6 +4230,7 @@ irdma_make_listen_node(struct irdma_cm_core *cm_core, struct iw_cm_id *cm_id,
 	struct irdma_cm_listener *listener;
 	int ret;
 
+	lockdep_assert_held(&cm_core->mutex);
 	list_for_each_entry(listener, &cm_core->listeners, list) {
 		if (!listener->destroyed && listener->loc_port == info->loc_port &&
 		    listener->ipv4 == info->ipv4 &&
@@ -4285,6 +4339,7 @@ static int irdma_get_addr_info(const struct sockaddr_storage *laddr,
 static void irdma_cm_bind(struct irdma_cm_node *cm_node, struct iw_cm_id *cm_id,
 			  struct irdma_qp *iwqp)
 {
+	lockdep_assert_held(&cm_node->core->mutex);
 	cm_id->add_ref(cm_id);
 	cm_node->cm_id = cm_id;
 	cm_node->iwqp = iwqp;
@@ -4320,6 +4375,7 @@ static int irdma_cm_loopback_connect(struct irdma_cm_node *cm_node)
 	struct irdma_cm_info info = {};
 	int ret = -ECONNREFUSED;
 
+	lockdep_assert_held(&cm_node->core->mutex);
 	listener = irdma_find_listener(cm_core, cm_node->ipv4, cm_node->rem_addr,
 				       cm_node->rem_port, cm_node->vlan_id, true);
 	if (!listener)
@@ -4420,6 +4476,7 @@ static int irdma_create_cm_node(struct irdma_cm_core *cm_core,
 	struct irdma_cm_node *cm_node;
 	int ret;
 
+	lockdep_assert_held(&cm_core->mutex);
 	info->vlan_id = rt->vlan_id;
 	info->tos = cm_id->tos_set ? cm_id->tos : 0;
 	info->user_pri = rt->user_pri;
@@ -4505,6 +4562,7 @@ static int irdma_cm_reject(struct irdma_cm_node *cm_node, const void *pdata,
 {
 	struct irdma_cm_node *peer = cm_node->lpb_peer;
 
+	lockdep_assert_held(&cm_node->core->mutex);
 	irdma_cm_uncount(cm_node);
 	if (cm_node->state != IRDMA_CM_STATE_MPAREQ_RCVD)
 		return -ECONNRESET;
@@ -4540,6 +4598,7 @@ static int irdma_cm_reject(struct irdma_cm_node *cm_node, const void *pdata,
  */
 static void irdma_cm_close(struct irdma_cm_node *cm_node)
 {
+	lockdep_assert_held(&cm_node->core->mutex);
 	switch (cm_node->state) {
 	case IRDMA_CM_STATE_IDLE:
 	case IRDMA_CM_STATE_SYN_SENT:
@@ -4588,6 +4647,7 @@ static void irdma_cm_abort_node(struct irdma_cm_node *cm_node)
 {
 	struct irdma_qp *iwqp = cm_node->iwqp;
 
+	lockdep_assert_held(&cm_node->core->mutex);
 	if (cm_node->state == IRDMA_CM_STATE_CLOSED)
 		return;
 	if (cm_node->offloaded && iwqp) {
@@ -4626,6 +4686,7 @@ static void irdma_teardown_list_prep(struct irdma_cm_core *cm_core,
 	struct irdma_cm_node *cm_node;
 	int bkt;
 
+	lockdep_assert_held(&cm_core->mutex);
 	hash_for_each(cm_core->nodes, bkt, cm_node, hnode) {
 		bool match;
 
@@ -4659,6 +4720,7 @@ static void irdma_cm_teardown_connections(struct irdma_cm_core *cm_core,
 	struct irdma_cm_node *cm_node, *tmp;
 	LIST_HEAD(teardown_list);
 
+	lockdep_assert_held(&cm_core->mutex);
 	irdma_teardown_list_prep(cm_core, &teardown_list, ipaddr, ipv4, vlan_id,
 				 disconnect_all);
 	list_for_each_entry_safe(cm_node, tmp, &teardown_list, tmp) {
@@ -4685,6 +4747,7 @@ static void irdma_cm_ifaddr(struct irdma_cm_core *cm_core,
 	struct irdma_cm_listener *listener;
 	bool link = irdma_cm_addr_is_any(work->ifa_addr);
 
+	lockdep_assert_held(&cm_core->mutex);
 	if (link) {
 		if (!work->ifa_up)
 			irdma_cm_teardown_connections(cm_core, NULL, work->ifa_ipv4,
@@ -4853,6 +4916,7 @@ static void irdma_cm_new_passive(struct irdma_cm_core *cm_core,
 	struct irdma_cm_node *cm_node;
 	struct irdma_cm_info info = {};
 
+	lockdep_assert_held(&cm_core->mutex);
 	listener = irdma_find_listener(cm_core, seg->ipv4, seg->daddr, seg->dport,
 				       vlan_id, false);
 	if (!listener) {
@@ -4933,6 +4997,7 @@ static void irdma_cm_rx(struct irdma_cm_core *cm_core, struct irdma_cm_work *wor
 	u16 vlan_id;
 	int ret;
 
+	lockdep_assert_held(&cm_core->mutex);
 	ret = irdma_cm_parse_segment(pkt->buf, pkt->len, pkt->ipv4, &seg);
 	if (ret) {
 		if (ret == -EMSGSIZE)
@@ -5153,6 +5218,7 @@ static int irdma_cm_loopback_accept(struct irdma_cm_node *cm_node)
 {
 	struct irdma_cm_node *peer = cm_node->lpb_peer;
 
+	lockdep_assert_held(&cm_node->core->mutex);
 	if (!peer || peer->state != IRDMA_CM_STATE_MPAREQ_SENT)
 		return -ECONNRESET;
 	cm_node->snd_nxt += cm_node->mpa_frame_len;
@@ -5442,6 +5508,7 @@ static void irdma_timer_list_prep(struct irdma_cm_core *cm_core,
 	struct irdma_cm_node *cm_node;
 	int bkt;
 
+	lockdep_assert_held(&cm_core->mutex);
 	hash_for_each(cm_core->nodes, bkt, cm_node, hnode) {
 		if (!timer_pending(&cm_node->rexmit_timer) &&
 		    !timer_pending(&cm_node->state_timer))
