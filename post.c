@@ -245,7 +245,7 @@ static int irdma_post_one(struct irdma_qp *iwqp, const struct ib_send_wr *wr)
 	hdr |= FIELD_PREP(IRDMA_WQE_HDR_OPCODE, op) |
 	       FIELD_PREP(IRDMA_WQE_HDR_ADDFRAGCNT, add) |
 	       FIELD_PREP(IRDMA_WQE_HDR_READFENCE,
-			  !!(wr->send_flags & IB_SEND_FENCE)) |
+			  (wr->send_flags & IB_SEND_FENCE) ? 1 : 0) |
 	       FIELD_PREP(IRDMA_WQE_HDR_SIGCOMPL,
 			  k->sig_all || (wr->send_flags & IB_SEND_SIGNALED)) |
 	       FIELD_PREP(IRDMA_WQE_HDR_VALID, k->sq_pol);
