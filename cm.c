@@ -2130,8 +2130,8 @@ static bool irdma_cm_reply_allowed(struct irdma_cm_core *cm_core)
 	if (!cm_core->tun.reply_rate)
 		return true;
 	/* whole tokens earned since the last refill (a second's worth at most) */
-	add = (u64)min_t(unsigned long, now - cm_core->reply_stamp, HZ) *
-	      cm_core->tun.reply_rate / HZ;
+	add = div_u64((u64)min_t(unsigned long, now - cm_core->reply_stamp, HZ) *
+		      cm_core->tun.reply_rate, HZ);
 	if (add) {
 		cm_core->reply_tokens = min_t(u64, cm_core->reply_tokens + add,
 					      cm_core->tun.reply_burst);
@@ -3000,10 +3000,11 @@ static void irdma_cm_mpa_reply_timeout(struct irdma_cm_node *cm_node)
  *
  * TIME_WAIT and FIN_WAIT2 end the node.  A passive node still waiting
  * for the MPA request, or an active one waiting for the FIN after a
- * reject, is reset.  An active node still waiting for the MPA reply fails
- * its connect (irdma_cm_mpa_reply_timeout()).  An offloaded node either never got its RTS AE (the
- * QP is reset and the ULP told -ETIMEDOUT) or ran its close timer (the
- * QP is reset and the disconnect completes as if RESET_SENT was seen).
+ * reject, is reset.  An active node still waiting for the MPA reply
+ * fails its connect (irdma_cm_mpa_reply_timeout()).  An offloaded node
+ * either never got its RTS AE (the QP is reset and the ULP told
+ * -ETIMEDOUT) or ran its close timer (the QP is reset and the disconnect
+ * completes as if RESET_SENT was seen).
  *
  * Context: cm_core->mutex held.
  */
