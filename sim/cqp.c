@@ -15,7 +15,9 @@
  * sim->lock, then completes it under sim->lock: CQPTAIL advances (bit 31
  * and CQPERRCODES on error) and, once the CCQ (CQ 0) exists, a CCQ CQE is
  * written; CQ arming then decides whether a CEQE and an interrupt follow
- * (eq.c).
+ * (eq.c).  Before a command executes, the worker transmits the UDA send
+ * WQEs whose doorbell is pending (uda.c), so a command never overtakes a
+ * send rung before it.
  *
  * Destroying the CQP while a WQE executes waits for that WQE: CCQPSTATUS
  * keeps DONE until the worker has finished with the SQ, and the driver
@@ -481,6 +483,8 @@ void irdma_sim_cqp_work(struct work_struct *work)
 		sim->cqp.busy = true;
 		spin_unlock_irqrestore(&sim->lock, flags);
 
+		/* doorbells act in order: send WQEs rung before go out first */
+		irdma_sim_uda_flush(sim, IRDMA_SIM_UDA_CQP_BUDGET);
 		irdma_sim_cqp_exec(sim, &cmd);
 
 		spin_lock_irqsave(&sim->lock, flags);

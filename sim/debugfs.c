@@ -11,7 +11,7 @@
  *   fail_minor        minor code of that error (default 0x0005)
  *   drop_interrupts   interrupts are discarded instead of raised
  * State (read-only): info, regs, cqp (per-opcode counts), hmc, queues,
- * objects, irq, stats.
+ * objects, irq, stats, net (the data path: steering and UDA QP counters).
  *
  * /sys/kernel/debug/irdma_sim/defaults/ holds the same knobs; a new
  * instance starts with their values, which is how a test injects a fault
@@ -253,13 +253,18 @@ static int irdma_sim_objects_show(struct seq_file *s, void *unused)
 	int bkt;
 
 	rcu_read_lock();
-	xa_for_each(&sim->qps, idx, qp)
+	xa_for_each(&sim->qps, idx, qp) {
 		seq_printf(s, "QP %lu type %u state %u tcp %u cqs %u/%u sq_doorbells %llu%s%s%s\n",
 			   idx, qp->type, qp->state, qp->tcp_state, qp->txcq,
 			   qp->rxcq, qp->sq_doorbells,
 			   qp->flush_sq ? " flush_sq" : "",
 			   qp->flush_rq ? " flush_rq" : "",
 			   qp->suspended ? " suspended" : "");
+		if (qp->sq.ring)
+			seq_printf(s, "  UDA sq %u tail %u pol %u rq %u tail %u pol %u\n",
+				   qp->sq.size, qp->sq.tail, qp->sq.polarity,
+				   qp->rq.size, qp->rq.tail, qp->rq.polarity);
+	}
 	xa_for_each(&sim->mrs, idx, mr)
 		seq_printf(s, "STAG %#lx%02x %s pd %u len %llu rights %#x pbl %u%s\n",
 			   idx, mr->key, mr->is_mr ? "MR" : "MW", mr->pd,
@@ -361,6 +366,41 @@ static int irdma_sim_stats_show(struct seq_file *s, void *unused)
 DEFINE_SHOW_ATTRIBUTE(irdma_sim_stats);
 
 /**
+ * irdma_sim_net_show() - "net": steering and UDA QP data path counters
+ * @s: seq_file
+ * @unused: unused
+ *
+ * Return: 0.
+ */
+static int irdma_sim_net_show(struct seq_file *s, void *unused)
+{
+	struct irdma_sim *sim = s->private;
+	struct irdma_sim_net_stats st;
+	unsigned long flags;
+
+	spin_lock_irqsave(&sim->lock, flags);
+	st = sim->net;
+	spin_unlock_irqrestore(&sim->lock, flags);
+	seq_printf(s, "attached %d\n", irdma_sim_net_attached(sim));
+	irdma_sim_net_show_vlans(sim, s);
+	seq_printf(s, "rx_steered %llu\nrx_syn %llu\nrx_bytes %llu\n",
+		   st.rx_steered, st.rx_syn, st.rx_bytes);
+	seq_printf(s, "rx_no_qp %llu\nrx_no_wqe %llu\nrx_too_big %llu\n",
+		   st.rx_no_qp, st.rx_no_wqe, st.rx_too_big);
+	seq_printf(s, "rx_bad_hdr %llu\nrx_bad_csum %llu\nrx_bad_buf %llu\nrx_cq_full %llu\n",
+		   st.rx_bad_hdr, st.rx_bad_csum, st.rx_bad_buf, st.rx_cq_full);
+	seq_printf(s, "tx_sent %llu\ntx_loopback %llu\ntx_bytes %llu\n",
+		   st.tx_sent, st.tx_loopback, st.tx_bytes);
+	seq_printf(s, "tx_bad_op %llu\ntx_bad_len %llu\ntx_bad_buf %llu\ntx_bad_ah %llu\ntx_bad_arp %llu\n",
+		   st.tx_bad_op, st.tx_bad_len, st.tx_bad_buf, st.tx_bad_ah,
+		   st.tx_bad_arp);
+	seq_printf(s, "tx_dropped %llu\ntx_cq_full %llu\n", st.tx_dropped,
+		   st.tx_cq_full);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(irdma_sim_net);
+
+/**
  * irdma_sim_debugfs_add() - create the instance's debugfs directory
  * @sim: instance with its netdev and vectors set
  */
@@ -379,6 +419,7 @@ void irdma_sim_debugfs_add(struct irdma_sim *sim)
 	debugfs_create_file("objects", 0400, d, sim, &irdma_sim_objects_fops);
 	debugfs_create_file("irq", 0400, d, sim, &irdma_sim_irq_fops);
 	debugfs_create_file("stats", 0400, d, sim, &irdma_sim_stats_fops);
+	debugfs_create_file("net", 0400, d, sim, &irdma_sim_net_fops);
 }
 
 /**

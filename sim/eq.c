@@ -5,10 +5,12 @@
  *
  * CQE writer: a CQE is written at the CQ's tail, header word (QW3) last
  * after dma_wmb(), with the valid bit equal to the CQ's lap polarity (1 on
- * the first lap).  The driver's head index in shadow area QW0 tells when
- * the ring is full (size - 1 CQEs outstanding): with check-overflow set the
- * CQE is dropped and an AE CQ_OPERATION_ERROR is posted, otherwise the
- * oldest CQE is overwritten as hardware would.
+ * the first lap).  A group of CQEs (a UDA receive CQE and its extended
+ * CQE) takes consecutive slots and is written last slot first.  The
+ * driver's head index in shadow area QW0 tells when the ring is full
+ * (size - 1 CQEs outstanding): with check-overflow set the CQE is dropped
+ * and an AE CQ_OPERATION_ERROR is posted, otherwise the oldest CQE is
+ * overwritten as hardware would.
  *
  * CEQE generation.  The facts sheet leaves the exact meaning of the
  * CEQE-mask bit open; the model implements one rule for every CQ: a CQ
@@ -164,21 +166,32 @@ static void irdma_sim_cq_latch(struct irdma_sim_cq *cq, u64 arm)
 }
 
 /**
- * irdma_sim_cq_post() - write a CQE
+ * irdma_sim_cq_post_n() - write a group of CQEs in consecutive slots
  * @sim: instance
  * @cq: live CQ
- * @cqe: the four words; the valid bit of word 3 is set by this function
- * @solicited: the CQE satisfies an ARM_NEXT_SE request (solicited or error)
+ * @cqes: the CQEs (a UDA receive CQE is followed by its extended CQE); the
+ *	valid bit of word 3 is set by this function, to the lap polarity of
+ *	each CQE's own slot
+ * @n: number of CQEs, at least 1
+ * @solicited: the group satisfies an ARM_NEXT_SE request (solicited or
+ *	error CQE)
  *
- * Return: 0, -ENOSPC when the CQ was full and the CQE was dropped,
+ * The CQEs are written last first, each header after its body: once the
+ * driver sees the first CQE valid, the whole group is there.  A group
+ * that does not fit (the ring keeps one slot free) is dropped with an AE
+ * when the CQ checks overflow; otherwise it overwrites the oldest CQEs as
+ * hardware would.  At most one CEQE follows the group.
+ *
+ * Return: 0, -ENOSPC when the CQ was full and the CQEs were dropped,
  * -ENODEV once the instance is being deleted.
  */
-int irdma_sim_cq_post(struct irdma_sim *sim, struct irdma_sim_cq *cq,
-		      const __le64 *cqe, bool solicited)
+int irdma_sim_cq_post_n(struct irdma_sim *sim, struct irdma_sim_cq *cq,
+			const struct irdma_cqe *cqes, u32 n, bool solicited)
 {
-	u32 head, next;
+	u32 head, used, i, idx;
 	__le64 *slot;
 	u64 hdr, arm;
+	u8 pol;
 
 	lockdep_assert_held(&sim->lock);
 
@@ -186,14 +199,15 @@ int irdma_sim_cq_post(struct irdma_sim *sim, struct irdma_sim_cq *cq,
 		return -ENODEV;
 	head = FIELD_GET(IRDMA_CQ_SHADOW_QW0_CQEIDX,
 			 le64_to_cpu(READ_ONCE(cq->shadow[IRDMA_CQ_SHADOW_QW0])));
-	next = cq->tail + 1 == cq->size ? 0 : cq->tail + 1;
-	if (next == head) {
+	/* a head index beyond the ring says nothing: treat the ring as empty */
+	used = head < cq->size ? (cq->tail + cq->size - head) % cq->size : 0;
+	if (used + n > cq->size - 1) {
 		cq->overflows++;
 		sim->stats.cq_overflows++;
 		if (cq->chk_overflow) {
 			dev_err_ratelimited(&sim->dev,
-					    "CQ %u overflow: CQE dropped\n",
-					    cq->id);
+					    "CQ %u overflow: %u CQE(s) dropped\n",
+					    cq->id, n);
 			irdma_sim_aeq_post(sim, cq->ctx,
 					   FIELD_PREP(IRDMA_AEQE_QW1_QPCQID_LOW, cq->id) |
 					   FIELD_PREP(IRDMA_AEQE_QW1_QPCQID_HI, cq->id >> 18) |
@@ -205,20 +219,31 @@ int irdma_sim_cq_post(struct irdma_sim *sim, struct irdma_sim_cq *cq,
 		}
 	}
 
-	slot = irdma_sim_qmem_ptr(&cq->mem, (size_t)cq->tail * cq->cqe_size);
-	WRITE_ONCE(slot[0], cqe[0]);
-	WRITE_ONCE(slot[1], cqe[1]);
-	WRITE_ONCE(slot[2], cqe[2]);
-	hdr = le64_to_cpu(cqe[IRDMA_CQE_HDR]) & ~IRDMA_CQE_QW3_VALID;
-	if (cq->polarity)
-		hdr |= IRDMA_CQE_QW3_VALID;
-	/* the driver reads the body only after seeing the valid bit */
-	dma_wmb();
-	WRITE_ONCE(slot[IRDMA_CQE_HDR], cpu_to_le64(hdr));
-	cq->tail = next;
-	if (!next)
-		cq->polarity ^= 1;
-	cq->cqes++;
+	for (i = n; i-- > 0;) {
+		idx = cq->tail + i;
+		pol = cq->polarity;
+		if (idx >= cq->size) {
+			idx -= cq->size;
+			pol ^= 1;
+		}
+		slot = irdma_sim_qmem_ptr(&cq->mem, (size_t)idx * cq->cqe_size);
+		WRITE_ONCE(slot[0], cqes[i].qw[0]);
+		WRITE_ONCE(slot[1], cqes[i].qw[1]);
+		WRITE_ONCE(slot[2], cqes[i].qw[2]);
+		hdr = le64_to_cpu(cqes[i].qw[IRDMA_CQE_HDR]) & ~IRDMA_CQE_QW3_VALID;
+		if (pol)
+			hdr |= IRDMA_CQE_QW3_VALID;
+		/* the driver reads the body only after seeing the valid bit */
+		dma_wmb();
+		WRITE_ONCE(slot[IRDMA_CQE_HDR], cpu_to_le64(hdr));
+	}
+	for (i = 0; i < n; i++) {
+		if (++cq->tail == cq->size) {
+			cq->tail = 0;
+			cq->polarity ^= 1;
+		}
+	}
+	cq->cqes += n;
 
 	/*
 	 * User space arms through the doorbell page, which the model cannot
@@ -234,6 +259,24 @@ int irdma_sim_cq_post(struct irdma_sim *sim, struct irdma_sim_cq *cq,
 			irdma_sim_ceq_post(sim, cq);
 	}
 	return 0;
+}
+
+/**
+ * irdma_sim_cq_post() - write a CQE
+ * @sim: instance
+ * @cq: live CQ
+ * @cqe: the four words; the valid bit of word 3 is set by this function
+ * @solicited: the CQE satisfies an ARM_NEXT_SE request (solicited or error)
+ *
+ * Return: as irdma_sim_cq_post_n().
+ */
+int irdma_sim_cq_post(struct irdma_sim *sim, struct irdma_sim_cq *cq,
+		      const __le64 *cqe, bool solicited)
+{
+	struct irdma_cqe one;
+
+	memcpy(one.qw, cqe, sizeof(one.qw));
+	return irdma_sim_cq_post_n(sim, cq, &one, 1, solicited);
 }
 
 /**

@@ -6,7 +6,13 @@
  * irq_domain of the instance's own (Debian's kernel lacks CONFIG_IRQ_SIM,
  * so this is the equivalent).  An interrupt is raised with an irq_work,
  * which runs in hard IRQ context and calls generic_handle_irq() the way an
- * interrupt controller's handler would.
+ * interrupt controller's handler would.  The flow handler is
+ * handle_edge_irq(), as for MSI: an interrupt raised on one CPU while the
+ * hard handler of the same vector still runs on another is replayed when
+ * that handler finishes.  (handle_simple_irq() would drop it, and the
+ * vector would stay auto-masked: the driver's IRQ thread can re-arm the
+ * vector, and a new event fire it, before the CPU that delivered the
+ * previous interrupt has left handle_irq_event().)
  *
  * Behaviour modelled (facts sheet §6):
  * - GLINT_CEQCTL(c) and PFINT_AEQCTL route a cause (CEQ c, the AEQ) to the
@@ -36,8 +42,19 @@
 
 static void irdma_sim_irq_work(struct irq_work *work);
 
+/**
+ * irdma_sim_irq_ack() - irq_chip.irq_ack: nothing to acknowledge
+ * @d: the vector's irq_data
+ *
+ * handle_edge_irq() calls it; the model's masking is GLINT_DYN_CTL's.
+ */
+static void irdma_sim_irq_ack(struct irq_data *d)
+{
+}
+
 static struct irq_chip irdma_sim_irq_chip = {
 	.name = IRDMA_SIM_MODNAME,
+	.irq_ack = irdma_sim_irq_ack,
 };
 
 /* copied into each vector: raise in hard IRQ context, also on PREEMPT_RT */
@@ -72,7 +89,7 @@ static int irdma_sim_irq_map(struct irq_domain *d, unsigned int virq,
 	struct irdma_sim *sim = d->host_data;
 
 	irq_set_chip_data(virq, &sim->irq.vec[hw]);
-	irq_set_chip_and_handler(virq, &irdma_sim_irq_chip, handle_simple_irq);
+	irq_set_chip_and_handler(virq, &irdma_sim_irq_chip, handle_edge_irq);
 	irq_modify_status(virq, IRQ_NOREQUEST | IRQ_NOAUTOEN, IRQ_NOPROBE);
 	return 0;
 }

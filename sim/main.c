@@ -11,6 +11,11 @@
  * first two only queue the deletion; it runs from a work item, because
  * both notifications arrive in contexts (ib_core's unregistration, rtnl)
  * where unbinding the driver would deadlock or nest badly.
+ *
+ * An instance attaches to its netdev (net.c's rx_handler) when it is
+ * created and detaches when it stops; the netdev notifier detaches it at
+ * once when the netdev goes.  Lock order: irdma_sim_link_lock, then rtnl,
+ * then irdma_sim_list_lock.
  */
 
 #include <linux/atomic.h>
@@ -21,6 +26,7 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <linux/wait.h>
 #include <rdma/rdma_netlink.h>
@@ -114,7 +120,10 @@ static void irdma_sim_request_del(struct irdma_sim *sim)
  * irdma_sim_stop() - stop all processing of an instance
  * @sim: instance whose driver has been unbound
  *
- * After this the model touches no driver memory and raises no interrupt.
+ * After this the model touches no driver memory, raises no interrupt and
+ * takes no frame from its netdev.
+ *
+ * Context: process context, rtnl not held.
  */
 static void irdma_sim_stop(struct irdma_sim *sim)
 {
@@ -125,6 +134,9 @@ static void irdma_sim_stop(struct irdma_sim *sim)
 	spin_unlock_irqrestore(&sim->lock, flags);
 	drain_workqueue(sim->wq);
 	irdma_sim_irq_sync(sim);
+	rtnl_lock();
+	irdma_sim_net_detach(sim);
+	rtnl_unlock();
 }
 
 /**
@@ -370,7 +382,10 @@ static int irdma_sim_create(const char *name, struct net_device *ndev)
 	xa_init(&sim->mrs);
 	xa_init(&sim->ahs);
 	hash_init(sim->qhash);
+	INIT_LIST_HEAD(&sim->vlans);
 	INIT_WORK(&sim->cqp_work, irdma_sim_cqp_work);
+	INIT_LIST_HEAD(&sim->uda_tx);
+	INIT_WORK(&sim->uda_work, irdma_sim_uda_work);
 	irdma_sim_knobs_init(&sim->knobs);
 	irdma_sim_regs_init(sim);
 
@@ -398,6 +413,11 @@ static int irdma_sim_create(const char *name, struct net_device *ndev)
 	sim->netdev = ndev;
 	irdma_sim_debugfs_add(sim);
 
+	rtnl_lock();
+	err = irdma_sim_net_attach(sim);
+	rtnl_unlock();
+	if (err)
+		goto err_free_all;
 	err = irdma_sim_init_adev(sim);
 	if (err)
 		goto err_free_all;
@@ -549,10 +569,14 @@ static struct ib_client irdma_sim_ib_client = {
 };
 
 /**
- * irdma_sim_netdev_event() - queue the deletion of instances of a vanishing netdev
+ * irdma_sim_netdev_event() - follow the netdevs of the instances
  * @nb: notifier block
  * @event: NETDEV_* event
  * @ptr: netdev notifier info
+ *
+ * Queues the deletion of the instances of a vanishing netdev, which stop
+ * taking frames from it at once; attaches to and detaches from VLAN
+ * devices on an instance's netdev (net.c).
  *
  * Context: process context, rtnl held.
  * Return: NOTIFY_DONE.
@@ -563,13 +587,15 @@ static int irdma_sim_netdev_event(struct notifier_block *nb,
 	struct net_device *ndev = netdev_notifier_info_to_dev(ptr);
 	struct irdma_sim *sim;
 
-	if (event != NETDEV_UNREGISTER)
+	if (event != NETDEV_UNREGISTER && event != NETDEV_REGISTER)
 		return NOTIFY_DONE;
 
 	mutex_lock(&irdma_sim_list_lock);
-	list_for_each_entry(sim, &irdma_sim_list, list)
-		if (sim->netdev == ndev)
+	list_for_each_entry(sim, &irdma_sim_list, list) {
+		irdma_sim_net_event(sim, event, ndev);
+		if (event == NETDEV_UNREGISTER && sim->netdev == ndev)
 			irdma_sim_request_del(sim);
+	}
 	mutex_unlock(&irdma_sim_list_lock);
 	return NOTIFY_DONE;
 }

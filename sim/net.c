@@ -19,9 +19,13 @@
  * and skb_header_pointer(): veth has TSO/GRO, so an skb may be non-linear
  * or larger than the MTU.
  *
- * VLANs: the stack hands a tagged frame to the VLAN device of its id
- * before rx_handlers run, so the rx_handler sees tagged frames only for
- * ids without a VLAN device on the netdev.
+ * VLANs: the stack hands a tagged frame to the 802.1Q device of its id
+ * before rx_handlers run, with the tag removed.  So the rx_handler is also
+ * registered on the netdev's 802.1Q devices (those present at attach time
+ * in the netdev's namespace, and those registered later); a frame arriving
+ * there carries that device's VLAN id (its priority bits are lost: the TCI
+ * reported has PCP 0).  On the netdev itself the rx_handler sees tagged
+ * frames only for ids without a VLAN device.
  *
  * Transmit.  irdma_sim_net_xmit() completes a segment taken from a UDA
  * send WQE into a frame, as the adapter does from the AH and its ARP
@@ -39,7 +43,8 @@
  * unregistered when the instance stops, or at once when the netdev is
  * unregistered (the netdev notifier, rtnl held).  A netdev has one
  * rx_handler slot: on a bridge, bond, team, macvlan or Open vSwitch port
- * it is taken, and rdma link add fails with -EBUSY.
+ * it is taken, and rdma link add fails with -EBUSY; a VLAN device whose
+ * slot is taken is left out, with a warning.
  */
 
 #include <linux/etherdevice.h>
@@ -47,6 +52,8 @@
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/rtnetlink.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
 #include <linux/tcp.h>
 #include <net/checksum.h>
 #include <net/ip.h>
@@ -228,31 +235,110 @@ static rx_handler_result_t irdma_sim_rx_handler(struct sk_buff **pskb)
 
 	if (skb->pkt_type != PACKET_HOST || !irdma_sim_frame_parse(skb, &f))
 		return RX_HANDLER_PASS;
+	if (is_vlan_dev(skb->dev)) {
+		/* an 802.1Q device of the netdev: the stack took the tag off */
+		f.vlan_valid = true;
+		f.vlan_tci = vlan_dev_priv(skb->dev)->vlan_id;
+	}
 	qpn = irdma_sim_steer(sim, &f);
 	if (qpn < 0)
 		return RX_HANDLER_PASS;
 	irdma_sim_frame_check(skb, &f);
-	irdma_sim_uda_rx(sim, qpn, skb, &f);
-	consume_skb(skb);
+	if (irdma_sim_uda_rx(sim, qpn, skb, &f))
+		consume_skb(skb);
+	else
+		kfree_skb(skb);
 	return RX_HANDLER_CONSUMED;
+}
+
+/**
+ * irdma_sim_is_vlan_of() - whether a netdev is an 802.1Q device on ours
+ * @sim: instance
+ * @dev: netdev
+ *
+ * Return: true for a VLAN device whose lower device is @sim->netdev.
+ */
+static bool irdma_sim_is_vlan_of(struct irdma_sim *sim, struct net_device *dev)
+{
+	return is_vlan_dev(dev) && vlan_dev_priv(dev)->real_dev == sim->netdev &&
+	       vlan_dev_priv(dev)->vlan_proto == htons(ETH_P_8021Q);
+}
+
+/**
+ * irdma_sim_vlan_add() - register the rx_handler on a VLAN device too
+ * @sim: instance
+ * @dev: 802.1Q device on @sim->netdev
+ *
+ * Context: rtnl held; may sleep.
+ */
+static void irdma_sim_vlan_add(struct irdma_sim *sim, struct net_device *dev)
+{
+	struct irdma_sim_vlan *v;
+	int err;
+
+	ASSERT_RTNL();
+
+	list_for_each_entry(v, &sim->vlans, node)
+		if (v->dev == dev)
+			return;
+	v = kzalloc(sizeof(*v), GFP_KERNEL);
+	if (!v)
+		return;
+	err = netdev_rx_handler_register(dev, irdma_sim_rx_handler, sim);
+	if (err) {
+		dev_warn_ratelimited(&sim->dev,
+				     "VLAN device %s: no receive handler (%d): its TCP frames are not steered\n",
+				     netdev_name(dev), err);
+		kfree(v);
+		return;
+	}
+	v->dev = dev;
+	netdev_hold(dev, &v->tracker, GFP_KERNEL);
+	list_add_tail(&v->node, &sim->vlans);
+}
+
+/**
+ * irdma_sim_vlan_del() - unregister the rx_handler from a VLAN device
+ * @sim: instance
+ * @v: the device's entry
+ *
+ * Context: rtnl held; may sleep.
+ */
+static void irdma_sim_vlan_del(struct irdma_sim *sim, struct irdma_sim_vlan *v)
+{
+	ASSERT_RTNL();
+
+	if (rtnl_dereference(v->dev->rx_handler) == irdma_sim_rx_handler &&
+	    rtnl_dereference(v->dev->rx_handler_data) == sim)
+		netdev_rx_handler_unregister(v->dev);
+	list_del(&v->node);
+	netdev_put(v->dev, &v->tracker);
+	kfree(v);
 }
 
 /**
  * irdma_sim_net_attach() - register the rx_handler on the netdev
  * @sim: instance being created
  *
- * Context: rtnl held.
+ * Also on the netdev's 802.1Q devices in its namespace.
+ *
+ * Context: rtnl held; may sleep.
  * Return: 0, -EBUSY when the netdev's rx_handler slot is taken, or
  * another negative errno.
  */
 int irdma_sim_net_attach(struct irdma_sim *sim)
 {
+	struct net_device *dev;
 	int err;
 
 	ASSERT_RTNL();
 
 	err = netdev_rx_handler_register(sim->netdev, irdma_sim_rx_handler, sim);
-	if (err == -EBUSY)
+	if (!err) {
+		for_each_netdev(dev_net(sim->netdev), dev)
+			if (irdma_sim_is_vlan_of(sim, dev))
+				irdma_sim_vlan_add(sim, dev);
+	} else if (err == -EBUSY)
 		dev_err_ratelimited(&sim->dev,
 				    "%s already has a receive handler (a bridge, bond, team, macvlan or Open vSwitch port?): the model cannot steer its TCP frames\n",
 				    netdev_name(sim->netdev));
@@ -264,7 +350,7 @@ int irdma_sim_net_attach(struct irdma_sim *sim)
 }
 
 /**
- * irdma_sim_net_detach() - unregister the rx_handler, if it is registered
+ * irdma_sim_net_detach() - unregister the rx_handler wherever it is
  * @sim: instance
  *
  * When this returns, no rx_handler call uses @sim any more.
@@ -274,12 +360,71 @@ int irdma_sim_net_attach(struct irdma_sim *sim)
 void irdma_sim_net_detach(struct irdma_sim *sim)
 {
 	struct net_device *ndev = sim->netdev;
+	struct irdma_sim_vlan *v, *tmp;
 
 	ASSERT_RTNL();
 
+	list_for_each_entry_safe(v, tmp, &sim->vlans, node)
+		irdma_sim_vlan_del(sim, v);
 	if (rtnl_dereference(ndev->rx_handler) == irdma_sim_rx_handler &&
 	    rtnl_dereference(ndev->rx_handler_data) == sim)
 		netdev_rx_handler_unregister(ndev);
+}
+
+/**
+ * irdma_sim_net_event() - follow the netdev and its VLAN devices
+ * @sim: instance on the instance list
+ * @event: NETDEV_* event
+ * @dev: netdev it is about
+ *
+ * A new 802.1Q device on the netdev gets the rx_handler; a VLAN device
+ * going away loses it; the netdev going away detaches the instance.
+ *
+ * Context: the netdev notifier, rtnl held; may sleep.
+ */
+void irdma_sim_net_event(struct irdma_sim *sim, unsigned long event,
+			 struct net_device *dev)
+{
+	struct irdma_sim_vlan *v;
+
+	ASSERT_RTNL();
+
+	switch (event) {
+	case NETDEV_REGISTER:
+		if (irdma_sim_is_vlan_of(sim, dev) && irdma_sim_net_attached(sim))
+			irdma_sim_vlan_add(sim, dev);
+		break;
+	case NETDEV_UNREGISTER:
+		if (dev == sim->netdev) {
+			irdma_sim_net_detach(sim);
+			break;
+		}
+		list_for_each_entry(v, &sim->vlans, node) {
+			if (v->dev == dev) {
+				irdma_sim_vlan_del(sim, v);
+				break;
+			}
+		}
+		break;
+	}
+}
+
+/**
+ * irdma_sim_net_show_vlans() - debugfs: the VLAN devices steered too
+ * @sim: instance
+ * @s: seq_file
+ *
+ * Context: process context; takes rtnl.
+ */
+void irdma_sim_net_show_vlans(struct irdma_sim *sim, struct seq_file *s)
+{
+	struct irdma_sim_vlan *v;
+
+	rtnl_lock();
+	list_for_each_entry(v, &sim->vlans, node)
+		seq_printf(s, "vlan_dev %s id %u\n", netdev_name(v->dev),
+			   vlan_dev_priv(v->dev)->vlan_id);
+	rtnl_unlock();
 }
 
 /**

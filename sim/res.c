@@ -4,11 +4,12 @@
  * the ARP cache, the APBVT, quad-hash steering entries, the work scheduler,
  * statistics instances, and the small commands (facts sheet §4.11-§4.24).
  *
- * For now the model records and validates these objects; steering frames
- * by qhash entries, and the QP engine that will run SQs and RQs over a
- * TCP_REPAIR socket, build on the tables kept here.  FLUSH_WQES reports
- * that the hardware flushed nothing (it holds no WQEs yet) and, with
- * GENERATE_AE, posts the AE asked for.
+ * The model records and validates these objects.  Steering received frames
+ * by qhash entries (net.c) and the data path of UDA QPs (uda.c) use the
+ * tables kept here; the QP engine that will run iWARP SQs and RQs over a
+ * TCP_REPAIR socket will too.  FLUSH_WQES reports that the hardware
+ * flushed nothing (it holds no iWARP WQEs yet) and, with GENERATE_AE,
+ * posts the AE asked for.
  */
 
 #include <linux/bitfield.h>
@@ -290,7 +291,10 @@ void irdma_sim_op_create_qp(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 	qp->gen = sim->purged_gen;
 	qp->type = type;
 	qp->state = IRDMA_QPS_IDLE;
+	INIT_LIST_HEAD(&qp->tx_node);
 	irdma_sim_qp_apply(qp, hdr, rd);
+	if (type == IRDMA_QP_TYPE_UDA && !irdma_sim_uda_init(sim, cmd, qp))
+		goto out;
 	err = xa_insert(&sim->qps, id, qp, GFP_KERNEL);
 	if (err) {
 		irdma_sim_cmd_fail(sim, cmd, irdma_sim_errno_minor(err),
@@ -357,6 +361,7 @@ void irdma_sim_op_destroy_qp(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 		irdma_sim_qp_unhash(sim, qp);
 	spin_lock_irqsave(&sim->lock, flags);
 	qp->live = false;
+	irdma_sim_uda_unlink(sim, qp);
 	spin_unlock_irqrestore(&sim->lock, flags);
 	xa_erase(&sim->qps, id);
 	kfree_rcu(qp, rcu);
@@ -447,7 +452,8 @@ void irdma_sim_op_resume_qp(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
  * @sim: instance
  * @val: QP id
  *
- * Recorded for the QP engine.
+ * A UDA QP's send WQEs are transmitted (uda.c); for other QPs the
+ * doorbell is only counted, for the QP engine to come.
  */
 void irdma_sim_wqe_alloc(struct irdma_sim *sim, u32 val)
 {
@@ -463,6 +469,8 @@ void irdma_sim_wqe_alloc(struct irdma_sim *sim, u32 val)
 		return;
 	}
 	qp->sq_doorbells++;
+	if (qp->type == IRDMA_QP_TYPE_UDA)
+		irdma_sim_uda_doorbell(sim, qp);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1244,6 +1252,7 @@ void irdma_sim_res_purge(struct irdma_sim *sim)
 	xa_for_each(&sim->qps, idx, qp) {
 		spin_lock_irqsave(&sim->lock, flags);
 		qp->live = false;
+		irdma_sim_uda_unlink(sim, qp);
 		spin_unlock_irqrestore(&sim->lock, flags);
 		xa_erase(&sim->qps, idx);
 		kfree_rcu(qp, rcu);

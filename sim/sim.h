@@ -13,6 +13,9 @@
  *   hmc.c     FPM query/commit, segment descriptors
  *   eq.c      CQs, CEQs, the AEQ: create/destroy, CQE/CEQE/AEQE writers
  *   res.c     QPs, STags, AHs, ARP, APBVT, qhash, work scheduler, stats
+ *   uda.c     the data path of UDA QPs (the ILQ): RQ fill, SQ transmit
+ *   net.c     the netdev: rx_handler and qhash steering, frames built and
+ *             sent for UDA send WQEs
  *   debugfs.c fault injection knobs and read-only state
  *
  * Locking.  sim->lock (a spinlock taken with interrupts disabled, because
@@ -23,6 +26,12 @@
  * changed by the CQP worker, outside sim->lock; other contexts look objects
  * up under sim->lock and use them only while they hold it.  Freed objects
  * go through kfree_rcu(), because a lookup may race with xa_erase().
+ *
+ * The data path (uda.c, net.c) follows the same rule: the rx_handler
+ * (softirq) and the transmit work look up the QP, CQ, AH and ARP entry and
+ * touch the driver's rings and buffers only with sim->lock held, and never
+ * hold it across dev_queue_xmit() or netif_rx(): a frame the peer sends in
+ * reply can come back through the rx_handler inside either call.
  *
  * Generations.  Every object records the CQP generation it was created
  * in.  Destroying the CQP (driver teardown or reset) bumps the generation,
@@ -37,6 +46,7 @@
 #include <linux/hashtable.h>
 #include <linux/if_ether.h>
 #include <linux/irq_work.h>
+#include <linux/list.h>
 #include <linux/rcupdate.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
@@ -76,6 +86,19 @@
 #define IRDMA_SIM_APBVT_PORTS		65536
 /* log2 of the qhash table buckets */
 #define IRDMA_SIM_QHASH_BITS		8
+
+/* send WQEs the transmit work takes before it yields the workqueue */
+#define IRDMA_SIM_UDA_BUDGET		64
+/* send WQEs transmitted before a CQP command executes (doorbell order) */
+#define IRDMA_SIM_UDA_CQP_BUDGET	1024
+/* L3 area of a GEN_2 UDA receive buffer: IPv4 header at 20, IPv6 at 0 */
+#define IRDMA_SIM_UDA_L3_AREA		IRDMA_ILQ_RX_TCP_OFFSET
+/*
+ * CQE error code of a UDA WQE the model cannot execute: the facts sheet
+ * names no UDA codes, so the model uses its CQP codes (major
+ * IRDMA_CQP_MAJOR_BAD_WQE, minor IRDMA_CQP_MINOR_* naming the reason)
+ */
+#define IRDMA_SIM_UDA_ERR_MAJOR		IRDMA_CQP_MAJOR_BAD_WQE
 
 /* MANAGE_PUSH_PAGES QW3 */
 #define IRDMA_SIM_PUSH_QW3_IDX		GENMASK_ULL(9, 0)
@@ -212,6 +235,22 @@ struct irdma_sim_eq {
 };
 
 /**
+ * struct irdma_sim_wq - an SQ or RQ the model walks (UDA QPs)
+ * @ring: the WQEs, one 32-byte quantum each (driver memory, checked when
+ *	the QP was created)
+ * @size: WQEs in the ring, a power of two
+ * @tail: next WQE the model consumes (sim->lock)
+ * @polarity: valid-bit value of the current lap: 1 first, flipped at each
+ *	wrap (sim->lock)
+ */
+struct irdma_sim_wq {
+	struct irdma_wqe *ring;
+	u32 size;
+	u32 tail;
+	u8 polarity;
+};
+
+/**
  * struct irdma_sim_qp - a QP as recorded from CREATE_QP/MODIFY_QP
  * @id: QP id
  * @gen: CQP generation the QP was created in
@@ -229,6 +268,12 @@ struct irdma_sim_eq {
  * @flush_sq: FLUSH_WQES asked to flush the SQ
  * @flush_rq: FLUSH_WQES asked to flush the RQ
  * @suspended: SUSPEND_QP seen, RESUME_QP not yet
+ * @sq: send queue of a UDA QP (@sq.ring is NULL for other types)
+ * @rq: receive queue of a UDA QP
+ * @shadow: doorbell shadow area of a UDA QP: the model writes its SQ tail
+ *	there
+ * @tx_node: link in sim->uda_tx while a doorbell waits to be served
+ *	(sim->lock)
  * @rcu: deferred free
  */
 struct irdma_sim_qp {
@@ -248,6 +293,10 @@ struct irdma_sim_qp {
 	bool flush_sq;
 	bool flush_rq;
 	bool suspended;
+	struct irdma_sim_wq sq;
+	struct irdma_sim_wq rq;
+	__le64 *shadow;
+	struct list_head tx_node;
 	struct rcu_head rcu;
 };
 
@@ -294,7 +343,7 @@ struct irdma_sim_mr {
  * @idx: AH index
  * @gen: CQP generation
  * @live: visible to lookups (sim->lock)
- * @mac: destination MAC
+ * @mac: source MAC (the destination's comes from the ARP entry)
  * @vlan: VLAN tag
  * @tc: traffic class / TOS
  * @hop_limit: TTL / hop limit
@@ -639,6 +688,139 @@ struct irdma_sim_stats {
 };
 
 /**
+ * struct irdma_sim_net_stats - data path counters (sim->lock)
+ * @rx_steered: frames written into a UDA QP's receive queue
+ * @rx_syn: of these, frames a TCP_SYN (listener) entry matched
+ * @rx_bytes: bytes written into receive buffers (40-byte L3 area included)
+ * @rx_no_qp: steered frames dropped: the target is not a live UDA QP in
+ *	RTS with a CQ (for instance the ILQ does not exist)
+ * @rx_no_wqe: steered frames dropped: no receive WQE posted
+ * @rx_too_big: steered frames dropped: larger than the receive buffer
+ * @rx_bad_hdr: steered frames dropped: IPv4 options (no room in the GEN_2
+ *	layout) or a bad IPv4 header checksum
+ * @rx_bad_csum: steered frames dropped: bad TCP checksum
+ * @rx_bad_buf: receive WQEs completed in error: buffer not in RAM
+ * @rx_cq_full: steered frames dropped: no room for the CQEs
+ * @tx_sent: frames handed to the netdev
+ * @tx_loopback: frames handed to the netdev's receive path (loopback AH)
+ * @tx_bytes: bytes of those frames (Ethernet header included)
+ * @tx_bad_op: send WQEs completed in error: not a single-fragment SEND
+ * @tx_bad_len: send WQEs completed in error: lengths (L4LEN, TCP data
+ *	offset, fragment length, MTU)
+ * @tx_bad_buf: send WQEs completed in error: buffer not in RAM
+ * @tx_bad_ah: send WQEs completed in error: no such AH, or no valid source
+ *	MAC in it
+ * @tx_bad_arp: send WQEs completed in error: the AH's ARP entry is not
+ *	valid
+ * @tx_dropped: frames lost after their WQE completed: no memory, netdev
+ *	down, transmit queue full
+ * @tx_cq_full: send completions lost: CQ full or gone
+ */
+struct irdma_sim_net_stats {
+	u64 rx_steered;
+	u64 rx_syn;
+	u64 rx_bytes;
+	u64 rx_no_qp;
+	u64 rx_no_wqe;
+	u64 rx_too_big;
+	u64 rx_bad_hdr;
+	u64 rx_bad_csum;
+	u64 rx_bad_buf;
+	u64 rx_cq_full;
+	u64 tx_sent;
+	u64 tx_loopback;
+	u64 tx_bytes;
+	u64 tx_bad_op;
+	u64 tx_bad_len;
+	u64 tx_bad_buf;
+	u64 tx_bad_ah;
+	u64 tx_bad_arp;
+	u64 tx_dropped;
+	u64 tx_cq_full;
+};
+
+/**
+ * struct irdma_sim_frame - a received TCP frame, as steering sees it
+ * @ipv4: IPv4 (else IPv6)
+ * @vlan_valid: the frame carried an 802.1Q tag
+ * @vlan_tci: its TCI
+ * @smac: source MAC
+ * @lip: destination (local) IP, word 0 most significant, IPv4 in word 3
+ *	(the qhash layout)
+ * @rip: source (remote) IP, same layout
+ * @lport: destination (local) TCP port
+ * @rport: source (remote) TCP port
+ * @flags: TCP flags byte (TCPHDR_*)
+ * @l3_hlen: IP header bytes (IPv4 IHL * 4, or 40)
+ * @tcp_len: TCP header and payload bytes, from the IP length field
+ * @syn: a TCP_SYN (listener) entry matched, not an ESTABLISHED one
+ * @bad_hdr: IPv4 options (the GEN_2 layout has no room for them) or a bad
+ *	IPv4 header checksum
+ * @bad_csum: the TCP checksum is wrong (checked unless the stack vouches
+ *	for it: CHECKSUM_PARTIAL or CHECKSUM_UNNECESSARY)
+ */
+struct irdma_sim_frame {
+	bool ipv4;
+	bool vlan_valid;
+	u16 vlan_tci;
+	u8 smac[ETH_ALEN];
+	u32 lip[4];
+	u32 rip[4];
+	u16 lport;
+	u16 rport;
+	u8 flags;
+	u32 l3_hlen;
+	u32 tcp_len;
+	bool syn;
+	bool bad_hdr;
+	bool bad_csum;
+};
+
+/**
+ * struct irdma_sim_vlan - a VLAN device on the instance's netdev that the
+ * rx_handler is registered on too (the stack hands a tagged frame to its
+ * VLAN device before rx_handlers run)
+ * @node: link in sim->vlans (rtnl)
+ * @dev: the VLAN device (a reference is held)
+ * @tracker: tracker of that reference
+ */
+struct irdma_sim_vlan {
+	struct list_head node;
+	struct net_device *dev;
+	netdevice_tracker tracker;
+};
+
+/**
+ * struct irdma_sim_tx - L2/L3 fields of a frame to send, from an AH
+ * @ipv4: IPv4 (else IPv6)
+ * @insert_vlan: add an 802.1Q tag with @vlan_tci
+ * @loopback: deliver to the netdev's own receive path
+ * @vlan_tci: VLAN TCI
+ * @tc: IPv4 TOS or IPv6 traffic class
+ * @hop_limit: TTL or hop limit
+ * @flow_label: IPv6 flow label
+ * @ip_id: IPv4 identification
+ * @smac: source MAC
+ * @dmac: destination MAC
+ * @src_ip: source IP, word 0 most significant, IPv4 in word 3
+ * @dst_ip: destination IP, same layout
+ */
+struct irdma_sim_tx {
+	bool ipv4;
+	bool insert_vlan;
+	bool loopback;
+	u16 vlan_tci;
+	u8 tc;
+	u8 hop_limit;
+	u32 flow_label;
+	u16 ip_id;
+	u8 smac[ETH_ALEN];
+	u8 dmac[ETH_ALEN];
+	u32 src_ip[4];
+	u32 dst_ip[4];
+};
+
+/**
  * enum irdma_sim_state - life cycle of an instance (irdma_sim_list_lock)
  * @IRDMA_SIM_CREATING: rdma link add in progress
  * @IRDMA_SIM_LIVE: created, driver bound
@@ -661,6 +843,7 @@ enum irdma_sim_state {
  * @ibdev_name: name requested with rdma link add
  * @netdev: the netdev served (a reference is held)
  * @netdev_tracker: tracker of that reference
+ * @vlans: VLAN devices on @netdev the rx_handler is registered on (rtnl)
  * @list: link in the instance list
  * @state: life cycle (irdma_sim_list_lock)
  * @del_pending: deletion requested while still being created
@@ -687,12 +870,16 @@ enum irdma_sim_state {
  * @qsets: allocated queue-set handles (worker)
  * @stats_insts: allocated statistics instances (worker)
  * @up_map: last UP_MAP value
- * @wq: ordered workqueue of the CQP engine
+ * @wq: ordered workqueue of the CQP engine and the UDA transmit work
  * @cqp_work: processes the CQP SQ
+ * @uda_tx: UDA QPs whose SQ doorbell waits to be served (lock)
+ * @uda_work: transmits the send WQEs of the QPs on @uda_tx
+ * @ip_id: next IPv4 identification of a transmitted frame (lock)
  * @db_page: user doorbell page
  * @ddir: debugfs directory
  * @knobs: fault injection
  * @stats: counters
+ * @net: data path counters (lock)
  */
 struct irdma_sim {
 	struct irdma_sim_adev sadev;
@@ -702,6 +889,7 @@ struct irdma_sim {
 	char ibdev_name[IB_DEVICE_NAME_MAX];
 	struct net_device *netdev;
 	netdevice_tracker netdev_tracker;
+	struct list_head vlans;
 	struct list_head list;
 	enum irdma_sim_state state;
 	bool del_pending;
@@ -734,10 +922,14 @@ struct irdma_sim {
 
 	struct workqueue_struct *wq;
 	struct work_struct cqp_work;
+	struct list_head uda_tx;
+	struct work_struct uda_work;
+	u16 ip_id;
 	struct page *db_page;
 	struct dentry *ddir;
 	struct irdma_sim_knobs knobs;
 	struct irdma_sim_stats stats;
+	struct irdma_sim_net_stats net;
 };
 
 /**
@@ -775,6 +967,8 @@ static inline u16 irdma_sim_errno_minor(int err)
 	return err == -ENOMEM ? IRDMA_CQP_MINOR_NO_RESOURCE :
 				IRDMA_CQP_MINOR_BAD_ADDR;
 }
+
+struct seq_file;
 
 /* regs.c */
 extern const struct irdma_sim_ops irdma_sim_reg_ops;
@@ -832,6 +1026,8 @@ void irdma_sim_op_destroy_aeq(struct irdma_sim *sim, struct irdma_sim_cmd *cmd);
 struct irdma_sim_cq *irdma_sim_cq_get(struct irdma_sim *sim, u32 id);
 int irdma_sim_cq_post(struct irdma_sim *sim, struct irdma_sim_cq *cq,
 		      const __le64 *cqe, bool solicited);
+int irdma_sim_cq_post_n(struct irdma_sim *sim, struct irdma_sim_cq *cq,
+			const struct irdma_cqe *cqes, u32 n, bool solicited);
 void irdma_sim_cq_arm(struct irdma_sim *sim, u32 id);
 void irdma_sim_cq_ack(struct irdma_sim *sim, u32 id);
 int irdma_sim_aeq_post(struct irdma_sim *sim, u64 ctx, u64 qw1);
@@ -866,6 +1062,28 @@ void irdma_sim_wqe_alloc(struct irdma_sim *sim, u32 val);
 int irdma_sim_res_init(struct irdma_sim *sim);
 void irdma_sim_res_purge(struct irdma_sim *sim);
 void irdma_sim_res_fini(struct irdma_sim *sim);
+
+/* uda.c */
+bool irdma_sim_uda_init(struct irdma_sim *sim, struct irdma_sim_cmd *cmd,
+			struct irdma_sim_qp *qp);
+void irdma_sim_uda_unlink(struct irdma_sim *sim, struct irdma_sim_qp *qp);
+void irdma_sim_uda_doorbell(struct irdma_sim *sim, struct irdma_sim_qp *qp);
+bool irdma_sim_uda_flush(struct irdma_sim *sim, u32 budget);
+void irdma_sim_uda_work(struct work_struct *work);
+bool irdma_sim_uda_rx(struct irdma_sim *sim, u32 qpn,
+		      const struct sk_buff *skb,
+		      const struct irdma_sim_frame *f);
+
+/* net.c */
+int irdma_sim_net_attach(struct irdma_sim *sim);
+void irdma_sim_net_detach(struct irdma_sim *sim);
+void irdma_sim_net_event(struct irdma_sim *sim, unsigned long event,
+			 struct net_device *dev);
+bool irdma_sim_net_attached(struct irdma_sim *sim);
+void irdma_sim_net_show_vlans(struct irdma_sim *sim, struct seq_file *s);
+struct sk_buff *irdma_sim_net_alloc(struct irdma_sim *sim, u32 len);
+void irdma_sim_net_xmit(struct irdma_sim *sim, struct sk_buff *skb,
+			const struct irdma_sim_tx *tx);
 
 /* debugfs.c */
 void irdma_sim_debugfs_init(void);

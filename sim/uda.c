@@ -217,8 +217,10 @@ static u64 irdma_sim_uda_cqe_hdr(u32 idx, bool sq, u16 minor)
  * @f: what net.c found in it (lengths checked against @skb)
  *
  * Context: softirq (the rx_handler); takes sim->lock.
+ * Return: true when the frame was written into a receive buffer, false
+ * when it was dropped (counted).
  */
-void irdma_sim_uda_rx(struct irdma_sim *sim, u32 qpn,
+bool irdma_sim_uda_rx(struct irdma_sim *sim, u32 qpn,
 		      const struct sk_buff *skb,
 		      const struct irdma_sim_frame *f)
 {
@@ -228,6 +230,7 @@ void irdma_sim_uda_rx(struct irdma_sim *sim, u32 qpn,
 	struct irdma_sim_qp *qp;
 	struct irdma_sim_cq *cq;
 	struct irdma_wqe *wqe;
+	bool delivered = false;
 	unsigned long flags;
 	u32 cap, off, idx;
 	u16 minor = 0;
@@ -324,8 +327,10 @@ void irdma_sim_uda_rx(struct irdma_sim *sim, u32 qpn,
 	if (f->syn)
 		st->rx_syn++;
 	st->rx_bytes += need;
+	delivered = true;
 out:
 	spin_unlock_irqrestore(&sim->lock, flags);
+	return delivered;
 }
 
 /**

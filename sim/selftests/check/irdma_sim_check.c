@@ -837,13 +837,15 @@ static bool chk_events(struct chk *c)
 static void chk_objects(struct chk *c)
 {
 	u64 qw[IRDMA_CQP_WQE_WORDS], v;
-	struct chk_buf *qpc, *qpsh;
+	struct chk_buf *qpc, *qpsh, *rings;
 	__le64 *aeq = c->aeq->va, *ctx, *buf = c->scratch->va;
 	u32 i;
 
 	qpc = chk_alloc(c, 256);
 	qpsh = chk_alloc(c, 64);
-	if (!qpc || !qpsh)
+	/* a UDA QP's SQ and RQ: 4 WQEs each (size code 0) */
+	rings = chk_alloc(c, 2 * 4 * IRDMA_WQE_QUANTUM);
+	if (!qpc || !qpsh || !rings)
 		return;
 	ctx = qpc->va;
 	ctx[IRDMA_QPC_QW17] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_QW17_TXCQNUM, 0) |
@@ -858,6 +860,13 @@ static void chk_objects(struct chk *c)
 	qw[5] = CHK_BAD_PA;
 	chk_expect(c, qw, true, "QP shadow not in RAM");
 	qw[5] = qpsh->pa;
+	ctx[IRDMA_QPC_SQ_PA] = cpu_to_le64(CHK_BAD_PA);
+	ctx[IRDMA_QPC_RQ_PA] = cpu_to_le64(rings->pa + 4 * IRDMA_WQE_QUANTUM);
+	chk_expect(c, qw, true, "UDA QP SQ not in RAM");
+	ctx[IRDMA_QPC_SQ_PA] = cpu_to_le64(rings->pa);
+	ctx[IRDMA_QPC_QW3] = cpu_to_le64(FIELD_PREP(IRDMA_QPC_QW3_RQSIZE, 14));
+	chk_expect(c, qw, true, "UDA QP RQ size code 14");
+	ctx[IRDMA_QPC_QW3] = 0;
 	chk_expect(c, qw, false, "CREATE_QP 5");
 	chk_expect(c, qw, true, "CREATE_QP 5 twice");
 	qw[IRDMA_CQP_WQE_HDR] &= ~IRDMA_CQP_QP_QW3_QPID;
