@@ -4214,6 +4214,43 @@ static void irdma_cm_del_listen(struct irdma_cm_core *cm_core,
 }
 
 /**
+ * irdma_cm_addr_vlan() - VLAN of the device holding a local address
+ * @cm_core: CM instance
+ * @ipv4: family of @addr
+ * @addr: the address, host order
+ *
+ * A listener on one address steers SYNs by address and VLAN, so it needs
+ * the VLAN of the device the address lives on (the netdev itself or one of
+ * its VLAN uppers), found through the get_addrs lookup.
+ *
+ * Context: cm_core->mutex held; may sleep.
+ * Return: the VLAN id, or IRDMA_CM_NO_VLAN if the address is on the netdev
+ * itself or on none of the devices (or memory is short).
+ */
+static u16 irdma_cm_addr_vlan(struct irdma_cm_core *cm_core, bool ipv4,
+			      const u32 *addr)
+{
+	struct irdma_cm_addr *addrs;
+	u16 vlan_id = IRDMA_CM_NO_VLAN;
+	int i, n;
+
+	lockdep_assert_held(&cm_core->mutex);
+	addrs = kcalloc(IRDMA_CM_MAX_ADDRS, sizeof(*addrs), GFP_KERNEL);
+	if (!addrs)
+		return vlan_id;
+	n = cm_core->net->get_addrs(cm_core, ipv4, addrs, IRDMA_CM_MAX_ADDRS);
+	for (i = 0; i < n; i++) {
+		if (ipv4 ? addrs[i].addr[0] == addr[0] :
+			   !memcmp(addrs[i].addr, addr, sizeof(addrs[i].addr))) {
+			vlan_id = addrs[i].vlan_id;
+			break;
+		}
+	}
+	kfree(addrs);
+	return vlan_id;
+}
+
+/**
  * irdma_make_listen_node() - create a listener for an iw_cm id
  * @cm_core: CM instance
  * @cm_id: iw_cm id (a reference is taken)
@@ -4248,8 +4285,10 @@ irdma_make_listen_node(struct irdma_cm_core *cm_core, struct iw_cm_id *cm_id,
 	listener->ipv4 = info->ipv4;
 	memcpy(listener->loc_addr, info->loc_addr, sizeof(listener->loc_addr));
 	listener->loc_port = info->loc_port;
-	listener->vlan_id = info->vlan_id;
 	listener->wildcard = irdma_cm_addr_is_any(info->loc_addr);
+	listener->vlan_id = listener->wildcard ? IRDMA_CM_NO_VLAN :
+			    irdma_cm_addr_vlan(cm_core, info->ipv4,
+					       info->loc_addr);
 	listener->v6only = cm_id->afonly;
 	listener->backlog = backlog > 0 ? backlog : 1;
 	listener->tos = cm_id->tos;

@@ -72,6 +72,7 @@ struct irdma_test_dev {
 	struct irdma_test_ah ahs[T_MAX_AH];
 	int qhash_syn;
 	int qhash_est;
+	u16 qhash_syn_vlan;
 	int apbvt;
 	int arp_adds;
 	u8 arp_last_mac[ETH_ALEN];
@@ -314,6 +315,8 @@ static int irdma_t_qhash(struct irdma_cm_core *core,
 	int *cnt = info->type == IRDMA_QHASH_TYPE_TCP_SYN ? &d->qhash_syn :
 		   &d->qhash_est;
 
+	if (add && info->type == IRDMA_QHASH_TYPE_TCP_SYN)
+		d->qhash_syn_vlan = info->vlan_id;
 	*cnt += add ? 1 : -1;
 	return 0;
 }
@@ -2649,6 +2652,32 @@ static void irdma_test_wildcard_children(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, irdma_tw->dev[1].qhash_syn, 0);
 }
 
+static void irdma_test_specific_listener_vlan(struct kunit *test)
+{
+	static const u32 vaddr = 0x0a000102;
+	struct irdma_test_cmid *l, *a = irdma_t_cmid(test, 0);
+	u32 a0 = T_ADDR0, a1 = T_ADDR1;
+
+	/* the address lives on VLAN 7: its SYN entry carries the VLAN */
+	irdma_t_add_addr(&irdma_tw->dev[1], true, &vaddr, 7);
+	l = irdma_t_listen(test, true, &vaddr, 4);
+	KUNIT_EXPECT_EQ(test, irdma_tw->dev[1].qhash_syn, 1);
+	KUNIT_EXPECT_EQ(test, irdma_tw->dev[1].qhash_syn_vlan, 7);
+	irdma_tw->dev[0].route_vlan = 7;
+	KUNIT_ASSERT_EQ(test, irdma_t_connect_to(a, 0, true, &a0, &vaddr,
+						 T_PORT_A, 10, NULL, 0, 8, 8), 0);
+	irdma_t_pump();
+	KUNIT_EXPECT_EQ(test, l->nev, 1);
+	irdma_destroy_listen(&l->id);
+	KUNIT_EXPECT_EQ(test, irdma_tw->dev[1].qhash_syn, 0);
+
+	/* an address on the netdev itself: untagged entry */
+	l = irdma_t_listen(test, true, &a1, 4);
+	KUNIT_EXPECT_EQ(test, irdma_tw->dev[1].qhash_syn_vlan,
+			IRDMA_CM_NO_VLAN);
+	irdma_destroy_listen(&l->id);
+}
+
 static void irdma_test_ipv6_wildcard_takes_ipv4(struct kunit *test)
 {
 	struct irdma_test_cmid *l;
@@ -3413,6 +3442,7 @@ static struct kunit_case irdma_cm_conn_cases[] = {
 	KUNIT_CASE(irdma_test_backlog_full_holds_handshake),
 	KUNIT_CASE(irdma_test_node_limit),
 	KUNIT_CASE(irdma_test_listen_qhash_apbvt),
+	KUNIT_CASE(irdma_test_specific_listener_vlan),
 	KUNIT_CASE(irdma_test_wildcard_children),
 	KUNIT_CASE(irdma_test_ipv6_wildcard_takes_ipv4),
 	KUNIT_CASE(irdma_test_wildcard_follows_addresses),

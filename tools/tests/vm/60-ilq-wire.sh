@@ -195,16 +195,16 @@ if vlan_up "$T_NS_A" "$T_IF_A" "$VIP_A" "$VIP6_A" && vlan_up "$T_NS_B" "$T_IF_B"
 	# a listener on the VLAN address itself
 	ip netns exec "$T_NS_A" "$T_PROGS/cm_reject" -s -a "$VIP_A" -p 7007 -t 20 >"$work/srv.7007" 2>&1 &
 	spid=$!
-	if t_wait 20 t_rdma_listening 7007 && ! grep -q "^QHASH syn $VIP_A:7007 .* vlan 100$" "$dbg/objects"; then
-		t_log "$(grep "^QHASH syn $VIP_A:7007" "$dbg/objects")"
-		t_skip "$P/mpa-reject-vlan-specific" "the CM's SYN entry for $VIP_A has no VLAN id: irdma_create_listen() does not look up the VLAN of a specific address (driver bug)"
-		kill "$spid" 2>/dev/null
-		wait "$spid"
+	if ! t_wait 20 t_rdma_listening 7007; then
+		t_fail "$P/vlan-specific-entry" "the listener on $VIP_A does not listen"
+	elif grep -q "^QHASH syn $VIP_A:7007 .* vlan 100$" "$dbg/objects"; then
+		t_pass "$P/vlan-specific-entry"
 	else
-		kill "$spid" 2>/dev/null
-		wait "$spid"
-		mpa_pair "$P/mpa-reject-vlan-specific" "$VIP_A" 7007
+		t_fail "$P/vlan-specific-entry" "the SYN entry for $VIP_A has no VLAN 100: $(grep "^QHASH syn $VIP_A:7007" "$dbg/objects")"
 	fi
+	kill "$spid" 2>/dev/null
+	wait "$spid"
+	mpa_pair "$P/mpa-reject-vlan-specific" "$VIP_A" 7007
 else
 	t_fail "$P/vlan" "cannot set up VLAN 100 on $T_IF_A/$T_IF_B"
 fi
