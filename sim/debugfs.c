@@ -401,6 +401,20 @@ static int irdma_sim_net_show(struct seq_file *s, void *unused)
 DEFINE_SHOW_ATTRIBUTE(irdma_sim_net);
 
 /**
+ * irdma_sim_iw_file_show() - "iw": the iWARP QP engines
+ * @s: seq_file
+ * @unused: unused
+ *
+ * Return: 0.
+ */
+static int irdma_sim_iw_file_show(struct seq_file *s, void *unused)
+{
+	irdma_sim_iw_show(s->private, s);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(irdma_sim_iw_file);
+
+/**
  * irdma_sim_debugfs_add() - create the instance's debugfs directory
  * @sim: instance with its netdev and vectors set
  */
@@ -420,6 +434,7 @@ void irdma_sim_debugfs_add(struct irdma_sim *sim)
 	debugfs_create_file("irq", 0400, d, sim, &irdma_sim_irq_fops);
 	debugfs_create_file("stats", 0400, d, sim, &irdma_sim_stats_fops);
 	debugfs_create_file("net", 0400, d, sim, &irdma_sim_net_fops);
+	debugfs_create_file("iw", 0400, d, sim, &irdma_sim_iw_file_fops);
 }
 
 /**

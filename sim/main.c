@@ -150,6 +150,7 @@ static void irdma_sim_free(struct irdma_sim *sim)
 	irdma_sim_debugfs_del(sim);
 	irdma_sim_eq_purge(sim);
 	irdma_sim_res_fini(sim);
+	irdma_sim_iw_fini(sim);
 	irdma_sim_irq_fini(sim);
 	destroy_workqueue(sim->wq);
 	__free_page(sim->db_page);
@@ -406,9 +407,12 @@ static int irdma_sim_create(const char *name, struct net_device *ndev)
 		err = -ENOMEM;
 		goto err_free_page;
 	}
-	err = irdma_sim_irq_init(sim, nvec);
+	err = irdma_sim_iw_init(sim);
 	if (err)
 		goto err_destroy_wq;
+	err = irdma_sim_irq_init(sim, nvec);
+	if (err)
+		goto err_iw_fini;
 	netdev_hold(ndev, &sim->netdev_tracker, GFP_KERNEL);
 	sim->netdev = ndev;
 	irdma_sim_debugfs_add(sim);
@@ -468,6 +472,8 @@ err_free_all:
 	irdma_sim_stop(sim);
 	irdma_sim_free(sim);
 	return err;
+err_iw_fini:
+	irdma_sim_iw_fini(sim);
 err_destroy_wq:
 	destroy_workqueue(sim->wq);
 err_free_page:

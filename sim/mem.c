@@ -135,8 +135,8 @@ int irdma_sim_pble_read(struct irdma_sim *sim, u64 idx, u64 *val)
  *
  * Return: 0 or a negative errno.
  */
-static int irdma_sim_pbl_page(struct irdma_sim *sim, u8 level, u32 first,
-			      u32 n, u64 *pa)
+int irdma_sim_pbl_page(struct irdma_sim *sim, u8 level, u32 first, u32 n,
+		       u64 *pa)
 {
 	u64 leaf;
 	int err;

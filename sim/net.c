@@ -240,6 +240,10 @@ static rx_handler_result_t irdma_sim_rx_handler(struct sk_buff **pskb)
 		f.vlan_valid = true;
 		f.vlan_tci = vlan_dev_priv(skb->dev)->vlan_id;
 	}
+	/* a quad an offloaded QP owns: its socket's, or held meanwhile */
+	qpn = irdma_sim_iw_steal(sim, skb, &f);
+	if (qpn >= 0)
+		return qpn;
 	qpn = irdma_sim_steer(sim, &f);
 	if (qpn < 0)
 		return RX_HANDLER_PASS;

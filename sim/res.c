@@ -295,10 +295,13 @@ void irdma_sim_op_create_qp(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 	irdma_sim_qp_apply(qp, hdr, rd);
 	if (type == IRDMA_QP_TYPE_UDA && !irdma_sim_uda_init(sim, cmd, qp))
 		goto out;
+	if (type == IRDMA_QP_TYPE_IWARP && !irdma_sim_iw_create(sim, cmd, qp))
+		goto out;
 	err = xa_insert(&sim->qps, id, qp, GFP_KERNEL);
 	if (err) {
 		irdma_sim_cmd_fail(sim, cmd, irdma_sim_errno_minor(err),
 				   "QP %u: cannot record it (%d)\n", id, err);
+		irdma_sim_iw_destroy(sim, qp);
 		goto out;
 	}
 	spin_lock_irqsave(&sim->lock, flags);
@@ -322,6 +325,7 @@ void irdma_sim_op_modify_qp(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 	struct irdma_sim_qp_read *rd;
 	struct irdma_sim_qp *qp;
 	unsigned long flags;
+	u16 minor;
 
 	qp = irdma_sim_qp_lookup(sim, cmd, id);
 	if (!qp)
@@ -336,6 +340,11 @@ void irdma_sim_op_modify_qp(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 		spin_lock_irqsave(&sim->lock, flags);
 		irdma_sim_qp_apply(qp, hdr, rd);
 		spin_unlock_irqrestore(&sim->lock, flags);
+		minor = irdma_sim_iw_modify(sim, qp, hdr);
+		if (minor)
+			irdma_sim_cmd_fail(sim, cmd, minor,
+					   "QP %u: the offload cannot start\n",
+					   id);
 		if (hdr & IRDMA_CQP_QP_QW3_REMOVEHASHENTRY)
 			irdma_sim_qp_unhash(sim, qp);
 	}
@@ -359,6 +368,7 @@ void irdma_sim_op_destroy_qp(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 		return;
 	if (hdr & IRDMA_CQP_QP_QW3_REMOVEHASHENTRY)
 		irdma_sim_qp_unhash(sim, qp);
+	irdma_sim_iw_destroy(sim, qp);
 	spin_lock_irqsave(&sim->lock, flags);
 	qp->live = false;
 	irdma_sim_uda_unlink(sim, qp);
@@ -394,6 +404,7 @@ void irdma_sim_op_flush_wqes(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 				   "QP %u: AE code %#x\n", id, code);
 		return;
 	}
+	irdma_sim_iw_flush(sim, qp, hdr, irdma_sim_qw(cmd, 2));
 	spin_lock_irqsave(&sim->lock, flags);
 	if (hdr & IRDMA_CQP_FLUSH_QW3_FLUSHSQ)
 		qp->flush_sq = true;
@@ -471,6 +482,8 @@ void irdma_sim_wqe_alloc(struct irdma_sim *sim, u32 val)
 	qp->sq_doorbells++;
 	if (qp->type == IRDMA_QP_TYPE_UDA)
 		irdma_sim_uda_doorbell(sim, qp);
+	else
+		irdma_sim_iw_doorbell(sim, qp);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1250,6 +1263,7 @@ void irdma_sim_res_purge(struct irdma_sim *sim)
 	int bkt;
 
 	xa_for_each(&sim->qps, idx, qp) {
+		irdma_sim_iw_destroy(sim, qp);
 		spin_lock_irqsave(&sim->lock, flags);
 		qp->live = false;
 		irdma_sim_uda_unlink(sim, qp);

@@ -49,6 +49,7 @@
 #include <linux/list.h>
 #include <linux/rcupdate.h>
 #include <linux/spinlock.h>
+#include <linux/wait.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
@@ -274,6 +275,7 @@ struct irdma_sim_wq {
  *	there
  * @tx_node: link in sim->uda_tx while a doorbell waits to be served
  *	(sim->lock)
+ * @iw: the iWARP engine of an iWARP QP (qp.c), NULL for UDA QPs
  * @rcu: deferred free
  */
 struct irdma_sim_qp {
@@ -297,6 +299,7 @@ struct irdma_sim_qp {
 	struct irdma_sim_wq rq;
 	__le64 *shadow;
 	struct list_head tx_node;
+	struct irdma_sim_iw *iw;
 	struct rcu_head rcu;
 };
 
@@ -876,6 +879,12 @@ enum irdma_sim_state {
  * @uda_work: transmits the send WQEs of the QPs on @uda_tx
  * @ip_id: next IPv4 identification of a transmitted frame (lock)
  * @db_page: user doorbell page
+ * @iw_wq: the iWARP engines' workqueue (qp.c)
+ * @iw_list: engines of iWARP QPs (lock)
+ * @iw_quads: engines whose quad is offloaded, by local port (lock for
+ *	changes, RCU for the rx_handler)
+ * @poller: the user doorbell poller thread
+ * @poll_wq: where the poller sleeps while no QP runs
  * @ddir: debugfs directory
  * @knobs: fault injection
  * @stats: counters
@@ -926,6 +935,11 @@ struct irdma_sim {
 	struct work_struct uda_work;
 	u16 ip_id;
 	struct page *db_page;
+	struct workqueue_struct *iw_wq;
+	struct list_head iw_list;
+	DECLARE_HASHTABLE(iw_quads, 6);
+	struct task_struct *poller;
+	wait_queue_head_t poll_wq;
 	struct dentry *ddir;
 	struct irdma_sim_knobs knobs;
 	struct irdma_sim_stats stats;
@@ -990,6 +1004,8 @@ int irdma_sim_qmem_init(struct irdma_sim *sim, struct irdma_sim_qmem *q,
 void irdma_sim_qmem_fini(struct irdma_sim_qmem *q);
 void *irdma_sim_qmem_ptr(const struct irdma_sim_qmem *q, size_t off);
 int irdma_sim_pble_read(struct irdma_sim *sim, u64 idx, u64 *val);
+int irdma_sim_pbl_page(struct irdma_sim *sim, u8 level, u32 first, u32 n,
+		       u64 *pa);
 bool irdma_sim_hmc_backed(struct irdma_sim *sim, enum irdma_hmc_obj type,
 			  u32 idx);
 
@@ -1073,6 +1089,22 @@ void irdma_sim_uda_work(struct work_struct *work);
 bool irdma_sim_uda_rx(struct irdma_sim *sim, u32 qpn,
 		      const struct sk_buff *skb,
 		      const struct irdma_sim_frame *f);
+
+/* qp.c (the iWARP engine; iw.h) */
+struct irdma_sim_iw;
+bool irdma_sim_iw_create(struct irdma_sim *sim, struct irdma_sim_cmd *cmd,
+			 struct irdma_sim_qp *qp);
+u16 irdma_sim_iw_modify(struct irdma_sim *sim, struct irdma_sim_qp *qp,
+			u64 hdr);
+void irdma_sim_iw_flush(struct irdma_sim *sim, struct irdma_sim_qp *qp,
+			u64 hdr, u64 qw2);
+void irdma_sim_iw_doorbell(struct irdma_sim *sim, struct irdma_sim_qp *qp);
+void irdma_sim_iw_destroy(struct irdma_sim *sim, struct irdma_sim_qp *qp);
+int irdma_sim_iw_steal(struct irdma_sim *sim, struct sk_buff *skb,
+		       const struct irdma_sim_frame *f);
+int irdma_sim_iw_init(struct irdma_sim *sim);
+void irdma_sim_iw_fini(struct irdma_sim *sim);
+void irdma_sim_iw_show(struct irdma_sim *sim, struct seq_file *s);
 
 /* net.c */
 int irdma_sim_net_attach(struct irdma_sim *sim);

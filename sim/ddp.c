@@ -1,0 +1,1054 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * irdma_sim - the wire formats of the iWARP engine: MPA framing (RFC 5044:
+ * FPDU = 16-bit ULPDU length, ULPDU, pad to 4, CRC32c over all of it; no
+ * markers), DDP (RFC 5041: tagged and untagged headers, queues 0 Send,
+ * 1 Read Request, 2 Terminate, MSN, MO, the L bit) and RDMAP (RFC 5040:
+ * Write, Read Request/Response, Send with SE and Invalidate, Terminate),
+ * and the placement of data into registered memory.
+ *
+ * Transmit.  The message in progress (iw->msg: an SQ Send or Write, or
+ * the response to a peer's Read Request) is cut into FPDUs of at most the
+ * MSS, built in the QP's staging buffer and handed to the socket without
+ * blocking; what the socket does not take waits for its write-space
+ * callback.  Read Requests and TERMINATEs are one FPDU each.
+ *
+ * Receive.  Bytes from the socket go into a bounded buffer (one maximal
+ * FPDU); each complete FPDU is checked (length, CRC, DDP and RDMAP
+ * versions, queue number, MSN, MO, STag, PD, rights, bounds) and placed.
+ * A Send waits, with its bytes kept, until a receive WQE is posted.  Any
+ * protocol or protection error stops the QP: a TERMINATE goes to the
+ * peer and an AE to the driver.
+ *
+ * Memory.  irdma_sim_iw_mem() resolves an STag: the MR table (REG_MR,
+ * ALLOC_STAG + fast register), its PD, key, rights and bounds, then pages
+ * through its PBL in the HMC (or its contiguous address), each page
+ * checked to be RAM; STag 0 is a DMA address on privileged QPs only.  The
+ * copy runs under sim->lock, one page at a time at most.
+ */
+
+#include <linux/bitfield.h>
+#include <linux/crc32c.h>
+#include <linux/slab.h>
+#include <asm/unaligned.h>
+
+#include "iw.h"
+
+/* room the staging buffer must have for one more FPDU */
+#define IRDMA_SIM_IW_FPDU_ROOM(iw)	((iw)->mss + 64)
+/* Q2: where the offending or received frame is copied */
+#define IRDMA_SIM_Q2_FRAME_OFF		72
+
+/**
+ * irdma_sim_iw_alloc_bufs() - staging and receive buffers of a QP
+ * @iw: engine
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int irdma_sim_iw_alloc_bufs(struct irdma_sim_iw *iw)
+{
+	iw->tx = kvmalloc(IRDMA_SIM_IW_TXBUF, GFP_KERNEL);
+	iw->rx = kvmalloc(IRDMA_SIM_IW_RXBUF, GFP_KERNEL);
+	if (!iw->tx || !iw->rx) {
+		irdma_sim_iw_free_bufs(iw);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/**
+ * irdma_sim_iw_free_bufs() - undo irdma_sim_iw_alloc_bufs()
+ * @iw: engine
+ */
+void irdma_sim_iw_free_bufs(struct irdma_sim_iw *iw)
+{
+	kvfree(iw->tx);
+	kvfree(iw->rx);
+	iw->tx = NULL;
+	iw->rx = NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Memory                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * irdma_sim_iw_mr_page() - kernel address of a byte of an MR
+ * @sim: instance
+ * @mr: registered MR
+ * @off: byte offset from the MR's first byte
+ * @chunk: in: bytes wanted; out: bytes usable at the address (same page)
+ *
+ * Context: sim->lock held.
+ * Return: the address, or NULL when the memory is not RAM or the PBL
+ * has no backing.
+ */
+static u8 *irdma_sim_iw_mr_page(struct irdma_sim *sim,
+				const struct irdma_sim_mr *mr, u64 off,
+				u32 *chunk)
+{
+	u64 pgsz = (u64)IRDMA_HW_PAGE_SIZE << (9 * mr->page_size);
+	u64 pa, pos;
+	u32 n;
+
+	if (!mr->pbl_level) {
+		pa = mr->pa + off;
+	} else {
+		pos = off + (mr->va & (pgsz - 1));
+		if (pos / pgsz > U32_MAX ||
+		    irdma_sim_pbl_page(sim, mr->pbl_level, mr->first_pble,
+				       pos / pgsz, &pa))
+			return NULL;
+		pa += pos % pgsz;
+	}
+	n = IRDMA_HW_PAGE_SIZE - (pa & (IRDMA_HW_PAGE_SIZE - 1));
+	*chunk = min(*chunk, n);
+	return irdma_sim_dma_va(sim, pa, *chunk);
+}
+
+/**
+ * irdma_sim_iw_mem() - read or write registered memory, or check access
+ * @iw: engine
+ * @stag: STag (0: DMA address, privileged QPs only)
+ * @to: tagged offset
+ * @buf: data, or NULL to check the access only
+ * @len: bytes
+ * @to_mem: write @buf into memory (else read memory into @buf)
+ * @rights: IRDMA_ACCESS_* bits the access needs
+ *
+ * Return: 0; -ENOENT for an invalid STag (unknown, wrong key, invalidated,
+ * not allocated), -EPERM for STag 0 on a QP that may not use it, -EACCES
+ * for the wrong PD or rights, -ERANGE for a range outside the region,
+ * -EFAULT for memory that is not RAM, -ENODEV when the QP is gone.
+ */
+int irdma_sim_iw_mem(struct irdma_sim_iw *iw, u32 stag, u64 to, void *buf,
+		     u32 len, bool to_mem, u8 rights)
+{
+	struct irdma_sim *sim = iw->sim;
+	struct irdma_sim_mr *mr = NULL;
+	unsigned long flags;
+	u32 done = 0, chunk;
+	u64 off = 0;
+	int ret = 0;
+	u8 *va;
+
+	if (!len)
+		return 0;
+	spin_lock_irqsave(&sim->lock, flags);
+	if (sim->dead || iw->stopping || !iw->qp->live ||
+	    iw->qp->gen != sim->gen) {
+		ret = -ENODEV;
+		goto out;
+	}
+	if (!stag) {
+		if (!iw->priv) {
+			ret = -EPERM;
+			goto out;
+		}
+	} else {
+		mr = xa_load(&sim->mrs, stag >> 8);
+		if (!mr || !mr->live || mr->gen != sim->gen ||
+		    !mr->registered || !mr->is_mr ||
+		    mr->key != (stag & 0xff)) {
+			ret = -ENOENT;
+			goto out;
+		}
+		if (mr->pd != iw->pd || (mr->rights & rights) != rights) {
+			ret = -EACCES;
+			goto out;
+		}
+		if (mr->va_based) {
+			if (to < mr->va || to - mr->va > mr->len ||
+			    len > mr->len - (to - mr->va)) {
+				ret = -ERANGE;
+				goto out;
+			}
+			off = to - mr->va;
+		} else {
+			if (to > mr->len || len > mr->len - to) {
+				ret = -ERANGE;
+				goto out;
+			}
+			off = to;
+		}
+	}
+	while (done < len) {
+		chunk = len - done;
+		if (mr) {
+			va = irdma_sim_iw_mr_page(sim, mr, off + done, &chunk);
+		} else {
+			chunk = min_t(u32, chunk, IRDMA_HW_PAGE_SIZE -
+				      ((to + done) & (IRDMA_HW_PAGE_SIZE - 1)));
+			va = irdma_sim_dma_va(sim, to + done, chunk);
+		}
+		if (!va) {
+			ret = -EFAULT;
+			goto out;
+		}
+		if (buf) {
+			if (to_mem)
+				memcpy(va, (u8 *)buf + done, chunk);
+			else
+				memcpy((u8 *)buf + done, va, chunk);
+		}
+		done += chunk;
+	}
+out:
+	spin_unlock_irqrestore(&sim->lock, flags);
+	return ret;
+}
+
+/**
+ * irdma_sim_iw_sges() - copy between an SGE list and a buffer
+ * @iw: engine
+ * @sge: list
+ * @nsge: entries
+ * @off: byte offset into the list
+ * @buf: data
+ * @len: bytes
+ * @to_mem: write into the SGEs (local write), else read them (local read)
+ *
+ * Return: 0, -EMSGSIZE when @off + @len is beyond the list, or an
+ * irdma_sim_iw_mem() error.
+ */
+static int irdma_sim_iw_sges(struct irdma_sim_iw *iw,
+			     const struct irdma_sim_sge *sge, u32 nsge, u32 off,
+			     u8 *buf, u32 len, bool to_mem)
+{
+	u8 rights = to_mem ? IRDMA_ACCESS_LOCAL_WRITE : IRDMA_ACCESS_LOCAL_READ;
+	u32 i, n;
+	int ret;
+
+	for (i = 0; i < nsge && len; i++) {
+		if (off >= sge[i].len) {
+			off -= sge[i].len;
+			continue;
+		}
+		n = min(len, sge[i].len - off);
+		ret = irdma_sim_iw_mem(iw, sge[i].stag, sge[i].to + off, buf, n,
+				       to_mem, rights);
+		if (ret)
+			return ret;
+		buf += n;
+		len -= n;
+		off = 0;
+	}
+	return len ? -EMSGSIZE : 0;
+}
+
+/**
+ * irdma_sim_iw_prot_code() - RDMAP remote protection error code of an errno
+ * @err: irdma_sim_iw_mem() error
+ *
+ * Return: the RFC 5040 error code.
+ */
+static u8 irdma_sim_iw_prot_code(int err)
+{
+	switch (err) {
+	case -ENOENT:
+	case -EPERM:
+		return 0x00;	/* invalid STag */
+	case -ERANGE:
+		return 0x01;	/* base or bounds violation */
+	case -EACCES:
+		return 0x02;	/* access rights violation */
+	default:
+		return 0xff;
+	}
+}
+
+/**
+ * irdma_sim_iw_prot_ae() - AE of a protection error
+ * @err: irdma_sim_iw_mem() error
+ *
+ * Return: the AE code.
+ */
+static u32 irdma_sim_iw_prot_ae(int err)
+{
+	switch (err) {
+	case -ENOENT:
+		return IRDMA_AE_AMP_INVALID_STAG;
+	case -EPERM:
+		return IRDMA_AE_STAG_ZERO_INVALID;
+	case -ERANGE:
+		return IRDMA_AE_AMP_BOUNDS_VIOLATION;
+	case -EACCES:
+		return IRDMA_AE_AMP_RIGHTS_VIOLATION;
+	default:
+		return IRDMA_AE_LCE_QP_CATASTROPHIC;
+	}
+}
+
+/* ------------------------------------------------------------------------ */
+/* Transmit                                                                 */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * irdma_sim_iw_push() - give staged bytes to the socket
+ * @iw: engine
+ *
+ * Return: true when bytes were taken.
+ */
+bool irdma_sim_iw_push(struct irdma_sim_iw *iw)
+{
+	bool progress = false;
+	int n;
+
+	while (iw->sock && iw->txoff < iw->txlen) {
+		n = irdma_sim_tcp_send(iw, iw->tx + iw->txoff,
+				       iw->txlen - iw->txoff);
+		if (n <= 0) {
+			if (n != -EAGAIN && n != 0)
+				irdma_sim_iw_close_check(iw, false, true);
+			break;
+		}
+		iw->txoff += n;
+		iw->stats.tx_bytes += n;
+		progress = true;
+	}
+	if (iw->txoff == iw->txlen) {
+		iw->txoff = 0;
+		iw->txlen = 0;
+	}
+	return progress;
+}
+
+/**
+ * irdma_sim_iw_room() - whether one more FPDU fits in the staging buffer
+ * @iw: engine
+ *
+ * Moves the unsent bytes to the front when that makes room.
+ *
+ * Return: true if it fits.
+ */
+bool irdma_sim_iw_room(struct irdma_sim_iw *iw)
+{
+	if (!iw->tx)
+		return false;
+	if (IRDMA_SIM_IW_TXBUF - iw->txlen >= IRDMA_SIM_IW_FPDU_ROOM(iw))
+		return true;
+	if (iw->txoff) {
+		memmove(iw->tx, iw->tx + iw->txoff, iw->txlen - iw->txoff);
+		iw->txlen -= iw->txoff;
+		iw->txoff = 0;
+	}
+	return IRDMA_SIM_IW_TXBUF - iw->txlen >= IRDMA_SIM_IW_FPDU_ROOM(iw);
+}
+
+/**
+ * irdma_sim_iw_max_payload() - payload bytes one FPDU carries
+ * @iw: engine
+ * @hlen: DDP/RDMAP header bytes
+ *
+ * Return: the largest payload that keeps the FPDU within the MSS.
+ */
+static u32 irdma_sim_iw_max_payload(struct irdma_sim_iw *iw, u32 hlen)
+{
+	u32 fpdu = rounddown(iw->mss - (iw->crc ? IRDMA_SIM_MPA_CRCLEN : 0), 4);
+
+	return fpdu - IRDMA_SIM_MPA_HLEN - hlen;
+}
+
+/**
+ * irdma_sim_iw_fpdu_end() - pad an FPDU and add its CRC
+ * @iw: engine
+ * @start: offset of the FPDU in the staging buffer
+ * @ulpdu: ULPDU bytes written after the length field
+ */
+static void irdma_sim_iw_fpdu_end(struct irdma_sim_iw *iw, u32 start,
+				  u32 ulpdu)
+{
+	u8 *p = iw->tx + start;
+	u32 len = IRDMA_SIM_MPA_HLEN + ulpdu;
+	__le32 crc;
+
+	put_unaligned_be16(ulpdu, p);
+	while (len & 3)
+		p[len++] = 0;
+	if (iw->crc) {
+		crc = cpu_to_le32(~crc32c(~0U, p, len));
+		memcpy(p + len, &crc, sizeof(crc));
+		len += sizeof(crc);
+	}
+	iw->txlen = start + len;
+	iw->stats.tx_fpdus++;
+}
+
+/**
+ * irdma_sim_iw_untagged() - write an untagged DDP/RDMAP header
+ * @p: where
+ * @last: L bit
+ * @op: RDMAP opcode
+ * @inv: Invalidate STag (Send with Invalidate) or 0
+ * @qn: queue number
+ * @msn: message sequence number
+ * @mo: message offset
+ */
+static void irdma_sim_iw_untagged(u8 *p, bool last, u8 op, u32 inv, u32 qn,
+				  u32 msn, u32 mo)
+{
+	p[0] = (last ? IRDMA_SIM_DDP_LAST : 0) | IRDMA_SIM_DDP_VER;
+	p[1] = IRDMA_SIM_RDMAP_VER | op;
+	put_unaligned_be32(inv, p + 2);
+	put_unaligned_be32(qn, p + 6);
+	put_unaligned_be32(msn, p + 10);
+	put_unaligned_be32(mo, p + 14);
+}
+
+/**
+ * irdma_sim_iw_send_rreq() - send an RDMA Read Request
+ * @iw: engine (room checked by the caller)
+ * @rr: the read
+ * @src_stag: peer's source STag
+ * @src_to: peer's source offset
+ * @sink_to: our sink offset
+ */
+void irdma_sim_iw_send_rreq(struct irdma_sim_iw *iw,
+			    const struct irdma_sim_iw_rread *rr, u32 src_stag,
+			    u64 src_to, u64 sink_to)
+{
+	u32 start = iw->txlen;
+	u8 *p = iw->tx + start + IRDMA_SIM_MPA_HLEN;
+
+	irdma_sim_iw_untagged(p, true, IRDMA_SIM_RDMAP_READ_REQ, 0,
+			      IRDMA_SIM_QN_RREQ, iw->msn[IRDMA_SIM_QN_RREQ]++, 0);
+	p += IRDMA_SIM_UNTAGGED_HLEN;
+	put_unaligned_be32(rr->sink_stag, p);
+	put_unaligned_be64(sink_to, p + 4);
+	put_unaligned_be32(rr->total, p + 12);
+	put_unaligned_be32(src_stag, p + 16);
+	put_unaligned_be64(src_to, p + 20);
+	irdma_sim_iw_fpdu_end(iw, start, IRDMA_SIM_UNTAGGED_HLEN +
+			      IRDMA_SIM_RREQ_LEN);
+}
+
+/**
+ * irdma_sim_iw_send_term() - send a TERMINATE message
+ * @iw: engine
+ * @layer: layer (high nibble) and error type
+ * @code: error code
+ * @hdr: DDP/RDMAP header of the offending FPDU, or NULL
+ * @hlen: its bytes
+ */
+void irdma_sim_iw_send_term(struct irdma_sim_iw *iw, u8 layer, u8 code,
+			    const u8 *hdr, u32 hlen)
+{
+	u32 start, body;
+	u8 *p;
+
+	if (!iw->tx || !irdma_sim_iw_room(iw))
+		return;
+	hlen = min_t(u32, hlen, IRDMA_SIM_UNTAGGED_HLEN);
+	start = iw->txlen;
+	p = iw->tx + start + IRDMA_SIM_MPA_HLEN;
+	irdma_sim_iw_untagged(p, true, IRDMA_SIM_RDMAP_TERMINATE, 0,
+			      IRDMA_SIM_QN_TERM, iw->msn[IRDMA_SIM_QN_TERM]++, 0);
+	p += IRDMA_SIM_UNTAGGED_HLEN;
+	p[0] = layer;
+	p[1] = code;
+	/* D and R: the DDP and RDMAP headers follow */
+	p[2] = hdr && hlen ? 0x60 : 0;
+	p[3] = 0;
+	body = 4;
+	if (hdr && hlen) {
+		memcpy(p + 4, hdr, hlen);
+		body += hlen;
+	}
+	irdma_sim_iw_fpdu_end(iw, start, IRDMA_SIM_UNTAGGED_HLEN + body);
+	iw->stats.terms_sent++;
+	irdma_sim_iw_push(iw);
+}
+
+/**
+ * irdma_sim_iw_msg_src() - read payload of the message in progress
+ * @iw: engine
+ * @m: message
+ * @dst: destination
+ * @n: bytes at m->off
+ *
+ * Return: 0 or an irdma_sim_iw_mem() error.
+ */
+static int irdma_sim_iw_msg_src(struct irdma_sim_iw *iw,
+				struct irdma_sim_iw_msg *m, u8 *dst, u32 n)
+{
+	if (m->is_inline) {
+		memcpy(dst, m->inl + m->off, n);
+		return 0;
+	}
+	if (m->pend == U32_MAX)	/* read response: our source region */
+		return irdma_sim_iw_mem(iw, m->resp_src, m->to + m->off, dst, n,
+					false, IRDMA_ACCESS_REMOTE_READ);
+	return irdma_sim_iw_sges(iw, m->sge, m->nsge, m->off, dst, n, false);
+}
+
+/**
+ * irdma_sim_iw_start_resp() - start the response to the oldest read request
+ * @iw: engine, no message in progress
+ */
+static void irdma_sim_iw_start_resp(struct irdma_sim_iw *iw)
+{
+	struct irdma_sim_iw_rresp *r = &iw->rresps[iw->rs_head];
+	struct irdma_sim_iw_msg *m = &iw->msg;
+
+	memset(m, 0, offsetof(struct irdma_sim_iw_msg, inl));
+	m->rdmap = IRDMA_SIM_RDMAP_READ_RESP;
+	m->tagged = true;
+	m->pend = U32_MAX;
+	m->total = r->len;
+	m->stag = r->sink_stag;
+	/* the source offset is kept in to, the sink in the header below */
+	m->resp_src = r->src_stag;
+	m->to = r->src_to;
+	m->active = true;
+}
+
+/**
+ * irdma_sim_iw_tx() - put one more FPDU of the message in progress (or of
+ * the next read response) into the staging buffer
+ * @iw: engine
+ *
+ * Return: true on progress, false when the buffer is full.
+ */
+bool irdma_sim_iw_tx(struct irdma_sim_iw *iw)
+{
+	struct irdma_sim_iw_msg *m = &iw->msg;
+	struct irdma_sim_iw_rresp *r = NULL;
+	u32 start, hlen, n, max;
+	bool last;
+	u64 to;
+	u8 *p;
+	int ret;
+
+	if (!irdma_sim_iw_room(iw)) {
+		irdma_sim_iw_push(iw);
+		if (!irdma_sim_iw_room(iw))
+			return false;
+	}
+	if (!m->active) {
+		if (!iw->rs_cnt)
+			return false;
+		irdma_sim_iw_start_resp(iw);
+	}
+	if (m->pend == U32_MAX)
+		r = &iw->rresps[iw->rs_head];
+	start = iw->txlen;
+
+	if (m->stream) {
+		/* LSMM: raw bytes on the stream */
+		n = min_t(u32, m->total - m->off,
+			  IRDMA_SIM_IW_TXBUF - iw->txlen);
+		ret = irdma_sim_iw_msg_src(iw, m, iw->tx + start, n);
+		if (ret)
+			goto err;
+		iw->txlen += n;
+		m->off += n;
+		if (m->off == m->total)
+			irdma_sim_iw_msg_done(iw);
+		return true;
+	}
+
+	hlen = m->tagged ? IRDMA_SIM_TAGGED_HLEN : IRDMA_SIM_UNTAGGED_HLEN;
+	max = irdma_sim_iw_max_payload(iw, hlen);
+	n = min(m->total - m->off, max);
+	last = m->off + n == m->total;
+	p = iw->tx + start + IRDMA_SIM_MPA_HLEN;
+	if (m->tagged) {
+		to = r ? r->sink_to + m->off : m->to + m->off;
+		p[0] = IRDMA_SIM_DDP_TAGGED | (last ? IRDMA_SIM_DDP_LAST : 0) |
+		       IRDMA_SIM_DDP_VER;
+		p[1] = IRDMA_SIM_RDMAP_VER | m->rdmap;
+		put_unaligned_be32(m->stag, p + 2);
+		put_unaligned_be64(to, p + 6);
+	} else {
+		irdma_sim_iw_untagged(p, last, m->rdmap,
+				      m->rdmap == IRDMA_SIM_RDMAP_SEND_INV ||
+				      m->rdmap == IRDMA_SIM_RDMAP_SEND_SE_INV ?
+				      m->stag : 0,
+				      IRDMA_SIM_QN_SEND, m->msn, m->off);
+	}
+	ret = irdma_sim_iw_msg_src(iw, m, p + hlen, n);
+	if (ret)
+		goto err;
+	irdma_sim_iw_fpdu_end(iw, start, hlen + n);
+	m->off += n;
+	if (last) {
+		if (r) {
+			m->active = false;
+			iw->rs_head = (iw->rs_head + 1) % iw->ird;
+			iw->rs_cnt--;
+		} else {
+			irdma_sim_iw_msg_done(iw);
+		}
+	}
+	return true;
+
+err:
+	m->active = false;
+	if (r) {
+		/* our source went away under the peer's read: remote error */
+		irdma_sim_iw_fail(iw, irdma_sim_iw_prot_ae(ret),
+				  IRDMA_AE_SOURCE_OUT_RR,
+				  IRDMA_SIM_TERM_RDMAP | IRDMA_SIM_TERM_RDMAP_PROT,
+				  irdma_sim_iw_prot_code(ret));
+		return true;
+	}
+	/* a local protection error of the WQE */
+	iw->pend[m->pend].done = true;
+	iw->pend[m->pend].signaled = false;
+	irdma_sim_iw_msg_done(iw);
+	irdma_sim_iw_fail(iw, irdma_sim_iw_prot_ae(ret), IRDMA_AE_SOURCE_SQ,
+			  U8_MAX, 0);
+	return true;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Receive                                                                  */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * irdma_sim_iw_q2_frame() - copy a received frame into Q2 for the driver
+ * @iw: engine
+ * @fpdu: the FPDU from its length field
+ * @len: its bytes
+ *
+ * The layout is the adapter's: a frame at Q2 + 72 with an Ethernet, a
+ * 20-byte IPv4 and a 20-byte TCP header (only their lengths are
+ * meaningful here) before the MPA header.
+ */
+static void irdma_sim_iw_q2_frame(struct irdma_sim_iw *iw, const u8 *fpdu,
+				  u32 len)
+{
+	struct irdma_sim *sim = iw->sim;
+	u32 room = IRDMA_Q2_BUF_SIZE - IRDMA_SIM_Q2_FRAME_OFF;
+	u64 pa = le64_to_cpu(iw->qp->ctx[IRDMA_QPC_QW18]) & IRDMA_QPC_QW18_Q2ADDR;
+	unsigned long flags;
+	u8 *q2, *p;
+
+	spin_lock_irqsave(&sim->lock, flags);
+	q2 = iw->qp->live ? irdma_sim_dma_va(sim, pa, IRDMA_Q2_BUF_SIZE) : NULL;
+	if (q2) {
+		p = q2 + IRDMA_SIM_Q2_FRAME_OFF;
+		memset(p, 0, 54);
+		p[12] = 0x08;			/* ETH_P_IP */
+		p[14] = 0x45;			/* IPv4, IHL 5 */
+		p[14 + 20 + 12] = 5 << 4;	/* TCP data offset 5 */
+		memcpy(p + 54, fpdu, min(len, room - 54));
+	}
+	spin_unlock_irqrestore(&sim->lock, flags);
+}
+
+/**
+ * irdma_sim_iw_term_peer() - stop on an error in a received FPDU
+ * @iw: engine
+ * @ae: AE code
+ * @src: AE source
+ * @layer: TERMINATE layer and error type
+ * @code: TERMINATE error code
+ * @hdr: the FPDU's DDP/RDMAP header
+ * @hlen: its bytes
+ *
+ * Return: -EIO.
+ */
+static int irdma_sim_iw_term_peer(struct irdma_sim_iw *iw, u32 ae, u32 src,
+				  u8 layer, u8 code, const u8 *hdr, u32 hlen)
+{
+	if (!iw->err) {
+		iw->err = true;
+		irdma_sim_iw_send_term(iw, layer, code, hdr, hlen);
+		irdma_sim_iw_ae(iw, ae, src);
+	}
+	return -EIO;
+}
+
+/**
+ * irdma_sim_iw_rx_tagged() - a tagged FPDU: Write or Read Response
+ * @iw: engine
+ * @p: ULPDU
+ * @len: ULPDU bytes
+ *
+ * Return: 0 or -EIO.
+ */
+static int irdma_sim_iw_rx_tagged(struct irdma_sim_iw *iw, const u8 *p,
+				  u32 len)
+{
+	u8 op = p[1] & IRDMA_SIM_RDMAP_OPMASK;
+	bool last = p[0] & IRDMA_SIM_DDP_LAST;
+	u32 stag = get_unaligned_be32(p + 2);
+	u64 to = get_unaligned_be64(p + 6);
+	const u8 *data = p + IRDMA_SIM_TAGGED_HLEN;
+	u32 n = len - IRDMA_SIM_TAGGED_HLEN;
+	struct irdma_sim_iw_rread *rr;
+	int ret;
+
+	switch (op) {
+	case IRDMA_SIM_RDMAP_WRITE:
+		ret = irdma_sim_iw_mem(iw, stag, to, (void *)data, n, true,
+				       IRDMA_ACCESS_REMOTE_WRITE);
+		if (ret)
+			return irdma_sim_iw_term_peer(iw, irdma_sim_iw_prot_ae(ret),
+						      IRDMA_AE_SOURCE_IN_RR_WR,
+						      IRDMA_SIM_TERM_RDMAP |
+						      IRDMA_SIM_TERM_RDMAP_PROT,
+						      irdma_sim_iw_prot_code(ret),
+						      p, IRDMA_SIM_TAGGED_HLEN);
+		return 0;
+	case IRDMA_SIM_RDMAP_READ_RESP:
+		if (!iw->rr_cnt)
+			break;
+		rr = &iw->rreads[iw->rr_head];
+		if (stag != rr->sink_stag || n > rr->total - rr->got)
+			return irdma_sim_iw_term_peer(iw, IRDMA_AE_AMP_BOUNDS_VIOLATION,
+						      IRDMA_AE_SOURCE_IN_RR_WR,
+						      IRDMA_SIM_TERM_DDP |
+						      IRDMA_SIM_TERM_DDP_TAGGED,
+						      n > rr->total - rr->got ?
+						      0x01 : 0x00,
+						      p, IRDMA_SIM_TAGGED_HLEN);
+		ret = irdma_sim_iw_sges(iw, rr->sge, rr->nsge, rr->got,
+					(u8 *)data, n, true);
+		if (ret) {
+			iw->pend[rr->pend].signaled = false;
+			irdma_sim_iw_read_done(iw);
+			return irdma_sim_iw_term_peer(iw, irdma_sim_iw_prot_ae(ret),
+						      IRDMA_AE_SOURCE_IN_RR_WR,
+						      IRDMA_SIM_TERM_RDMAP |
+						      IRDMA_SIM_TERM_RDMAP_OP,
+						      0x07, NULL, 0);
+		}
+		rr->got += n;
+		if (last && rr->got != rr->total)
+			return irdma_sim_iw_term_peer(iw, IRDMA_AE_AMP_BOUNDS_VIOLATION,
+						      IRDMA_AE_SOURCE_IN_RR_WR,
+						      IRDMA_SIM_TERM_DDP |
+						      IRDMA_SIM_TERM_DDP_TAGGED,
+						      0x01, p, IRDMA_SIM_TAGGED_HLEN);
+		if (last)
+			irdma_sim_iw_read_done(iw);
+		return 0;
+	}
+	return irdma_sim_iw_term_peer(iw, IRDMA_AE_WQE_UNEXPECTED_OPCODE,
+				      IRDMA_AE_SOURCE_IN_RR_WR,
+				      IRDMA_SIM_TERM_RDMAP | IRDMA_SIM_TERM_RDMAP_OP,
+				      0x06, p, IRDMA_SIM_TAGGED_HLEN);
+}
+
+/**
+ * irdma_sim_iw_rx_send() - an FPDU of a Send
+ * @iw: engine
+ * @p: ULPDU
+ * @len: ULPDU bytes
+ *
+ * Return: 0, -EAGAIN when no receive WQE is posted (the FPDU is kept),
+ * -EIO.
+ */
+static int irdma_sim_iw_rx_send(struct irdma_sim_iw *iw, const u8 *p, u32 len)
+{
+	u8 op = p[1] & IRDMA_SIM_RDMAP_OPMASK;
+	bool last = p[0] & IRDMA_SIM_DDP_LAST;
+	u32 msn = get_unaligned_be32(p + 10);
+	u32 mo = get_unaligned_be32(p + 14);
+	u32 n = len - IRDMA_SIM_UNTAGGED_HLEN;
+	u32 inv = 0;
+	int ret;
+
+	if (op != IRDMA_SIM_RDMAP_SEND && op != IRDMA_SIM_RDMAP_SEND_INV &&
+	    op != IRDMA_SIM_RDMAP_SEND_SE && op != IRDMA_SIM_RDMAP_SEND_SE_INV)
+		return irdma_sim_iw_term_peer(iw, IRDMA_AE_WQE_UNEXPECTED_OPCODE,
+					      IRDMA_AE_SOURCE_RQ,
+					      IRDMA_SIM_TERM_RDMAP |
+					      IRDMA_SIM_TERM_RDMAP_OP, 0x06,
+					      p, IRDMA_SIM_UNTAGGED_HLEN);
+	if (msn != iw->rx_msn[IRDMA_SIM_QN_SEND])
+		return irdma_sim_iw_term_peer(iw, IRDMA_AE_DDP_UBE_INVALID_MSN_NO_BUFFER_AVAILABLE,
+					      IRDMA_AE_SOURCE_RQ,
+					      IRDMA_SIM_TERM_DDP |
+					      IRDMA_SIM_TERM_DDP_UNTAGGED, 0x03,
+					      p, IRDMA_SIM_UNTAGGED_HLEN);
+	if (!iw->rq.active) {
+		ret = irdma_sim_iw_rq_take(iw);
+		if (ret == -EAGAIN) {
+			iw->rq_stalled = true;
+			return -EAGAIN;
+		}
+		if (ret)
+			return irdma_sim_iw_term_peer(iw, IRDMA_AE_WQE_UNEXPECTED_OPCODE,
+						      IRDMA_AE_SOURCE_RQ,
+						      IRDMA_SIM_TERM_RDMAP |
+						      IRDMA_SIM_TERM_RDMAP_OP,
+						      0x07, NULL, 0);
+	}
+	iw->rq_stalled = false;
+	if (mo != iw->rq.len)
+		return irdma_sim_iw_term_peer(iw, IRDMA_AE_DDP_UBE_INVALID_MSN_NO_BUFFER_AVAILABLE,
+					      IRDMA_AE_SOURCE_RQ,
+					      IRDMA_SIM_TERM_DDP |
+					      IRDMA_SIM_TERM_DDP_UNTAGGED, 0x04,
+					      p, IRDMA_SIM_UNTAGGED_HLEN);
+	ret = irdma_sim_iw_sges(iw, iw->rq.sge, iw->rq.nsge, mo,
+				(u8 *)p + IRDMA_SIM_UNTAGGED_HLEN, n, true);
+	if (ret) {
+		irdma_sim_iw_rq_complete(iw, false, 0, ret == -EMSGSIZE ?
+					 IRDMA_FLUSH_LOC_LEN_ERR :
+					 IRDMA_FLUSH_PROT_ERR);
+		return irdma_sim_iw_term_peer(iw, ret == -EMSGSIZE ?
+					      IRDMA_AE_DDP_UBE_INVALID_MSN_NO_BUFFER_AVAILABLE :
+					      irdma_sim_iw_prot_ae(ret),
+					      IRDMA_AE_SOURCE_RQ,
+					      IRDMA_SIM_TERM_DDP |
+					      IRDMA_SIM_TERM_DDP_UNTAGGED,
+					      ret == -EMSGSIZE ? 0x05 : 0x06,
+					      p, IRDMA_SIM_UNTAGGED_HLEN);
+	}
+	iw->rq.len += n;
+	if (!last)
+		return 0;
+	if (op == IRDMA_SIM_RDMAP_SEND_INV || op == IRDMA_SIM_RDMAP_SEND_SE_INV) {
+		inv = get_unaligned_be32(p + 2);
+		if (irdma_sim_iw_invalidate(iw, inv, true)) {
+			irdma_sim_iw_rq_complete(iw, false, 0,
+						 IRDMA_FLUSH_REM_ACCESS_ERR);
+			return irdma_sim_iw_term_peer(iw, IRDMA_AE_AMP_INVALID_STAG,
+						      IRDMA_AE_SOURCE_RQ,
+						      IRDMA_SIM_TERM_RDMAP |
+						      IRDMA_SIM_TERM_RDMAP_OP,
+						      0x09, p,
+						      IRDMA_SIM_UNTAGGED_HLEN);
+		}
+	}
+	irdma_sim_iw_rq_complete(iw, op == IRDMA_SIM_RDMAP_SEND_SE ||
+				 op == IRDMA_SIM_RDMAP_SEND_SE_INV, inv, 0);
+	iw->rx_msn[IRDMA_SIM_QN_SEND]++;
+	return 0;
+}
+
+/**
+ * irdma_sim_iw_rx_rreq() - an RDMA Read Request from the peer
+ * @iw: engine
+ * @p: ULPDU
+ * @len: ULPDU bytes
+ *
+ * Return: 0 or -EIO.
+ */
+static int irdma_sim_iw_rx_rreq(struct irdma_sim_iw *iw, const u8 *p, u32 len)
+{
+	const u8 *b = p + IRDMA_SIM_UNTAGGED_HLEN;
+	struct irdma_sim_iw_rresp *r;
+	u32 msn = get_unaligned_be32(p + 10);
+	int ret;
+
+	if ((p[1] & IRDMA_SIM_RDMAP_OPMASK) != IRDMA_SIM_RDMAP_READ_REQ ||
+	    len < IRDMA_SIM_UNTAGGED_HLEN + IRDMA_SIM_RREQ_LEN ||
+	    !(p[0] & IRDMA_SIM_DDP_LAST) || get_unaligned_be32(p + 14))
+		return irdma_sim_iw_term_peer(iw, IRDMA_AE_WQE_UNEXPECTED_OPCODE,
+					      IRDMA_AE_SOURCE_OUT_RR,
+					      IRDMA_SIM_TERM_RDMAP |
+					      IRDMA_SIM_TERM_RDMAP_OP, 0x06,
+					      p, IRDMA_SIM_UNTAGGED_HLEN);
+	if (msn != iw->rx_msn[IRDMA_SIM_QN_RREQ] || iw->rs_cnt >= iw->ird)
+		return irdma_sim_iw_term_peer(iw, IRDMA_AE_DDP_UBE_INVALID_MSN_NO_BUFFER_AVAILABLE,
+					      IRDMA_AE_SOURCE_OUT_RR,
+					      IRDMA_SIM_TERM_DDP |
+					      IRDMA_SIM_TERM_DDP_UNTAGGED,
+					      iw->rs_cnt >= iw->ird ? 0x02 : 0x03,
+					      p, IRDMA_SIM_UNTAGGED_HLEN);
+	r = &iw->rresps[(iw->rs_head + iw->rs_cnt) % iw->ird];
+	r->sink_stag = get_unaligned_be32(b);
+	r->sink_to = get_unaligned_be64(b + 4);
+	r->len = get_unaligned_be32(b + 12);
+	r->src_stag = get_unaligned_be32(b + 16);
+	r->src_to = get_unaligned_be64(b + 20);
+	if (r->len > S32_MAX)
+		ret = -ERANGE;
+	else
+		ret = irdma_sim_iw_mem(iw, r->src_stag, r->src_to, NULL, r->len,
+				       false, IRDMA_ACCESS_REMOTE_READ);
+	if (ret)
+		return irdma_sim_iw_term_peer(iw, irdma_sim_iw_prot_ae(ret),
+					      IRDMA_AE_SOURCE_OUT_RR,
+					      IRDMA_SIM_TERM_RDMAP |
+					      IRDMA_SIM_TERM_RDMAP_PROT,
+					      irdma_sim_iw_prot_code(ret),
+					      p, IRDMA_SIM_UNTAGGED_HLEN);
+	iw->rs_cnt++;
+	iw->rx_msn[IRDMA_SIM_QN_RREQ]++;
+	return 0;
+}
+
+/**
+ * irdma_sim_iw_rx_fpdu() - one complete FPDU
+ * @iw: engine
+ * @f: the FPDU from its length field
+ * @ulen: ULPDU bytes
+ * @flen: FPDU bytes (with pad and CRC)
+ *
+ * Return: 0, -EAGAIN (keep it and stop), -EIO.
+ */
+static int irdma_sim_iw_rx_fpdu(struct irdma_sim_iw *iw, const u8 *f, u32 ulen,
+				u32 flen)
+{
+	const u8 *p = f + IRDMA_SIM_MPA_HLEN;
+	u32 crc_in, crc;
+	u32 qn;
+
+	if (iw->crc) {
+		crc = ~crc32c(~0U, f, flen - IRDMA_SIM_MPA_CRCLEN);
+		crc_in = get_unaligned_le32(f + flen - IRDMA_SIM_MPA_CRCLEN);
+		if (crc != crc_in) {
+			iw->stats.crc_errors++;
+			return irdma_sim_iw_term_peer(iw, IRDMA_AE_LLP_RECEIVED_MPA_CRC_ERROR,
+						      IRDMA_AE_SOURCE_RQ,
+						      IRDMA_SIM_TERM_MPA, 0x02,
+						      NULL, 0);
+		}
+	}
+	if (ulen < IRDMA_SIM_TAGGED_HLEN ||
+	    (!(p[0] & IRDMA_SIM_DDP_TAGGED) && ulen < IRDMA_SIM_UNTAGGED_HLEN))
+		return irdma_sim_iw_term_peer(iw, IRDMA_AE_LLP_SEGMENT_TOO_SMALL,
+					      IRDMA_AE_SOURCE_RQ,
+					      IRDMA_SIM_TERM_DDP |
+					      IRDMA_SIM_TERM_LLP, 0x00, NULL, 0);
+	if ((p[0] & 0x03) != IRDMA_SIM_DDP_VER)
+		return irdma_sim_iw_term_peer(iw, IRDMA_AE_WQE_UNEXPECTED_OPCODE,
+					      IRDMA_AE_SOURCE_RQ,
+					      IRDMA_SIM_TERM_DDP |
+					      (p[0] & IRDMA_SIM_DDP_TAGGED ?
+					       IRDMA_SIM_TERM_DDP_TAGGED :
+					       IRDMA_SIM_TERM_DDP_UNTAGGED),
+					      p[0] & IRDMA_SIM_DDP_TAGGED ?
+					      0x04 : 0x06, p,
+					      IRDMA_SIM_TAGGED_HLEN);
+	if ((p[1] & 0xc0) != IRDMA_SIM_RDMAP_VER)
+		return irdma_sim_iw_term_peer(iw, IRDMA_AE_WQE_UNEXPECTED_OPCODE,
+					      IRDMA_AE_SOURCE_RQ,
+					      IRDMA_SIM_TERM_RDMAP |
+					      IRDMA_SIM_TERM_RDMAP_OP, 0x05, p,
+					      IRDMA_SIM_TAGGED_HLEN);
+	iw->stats.rx_fpdus++;
+	iw->stats.rx_bytes += flen;
+	/* the peer's first FPDU (its RTR) releases the SQ after the LSMM */
+	if (iw->wait_rtr) {
+		iw->wait_rtr = false;
+		iw->sq_blocked = false;
+	}
+	if (p[0] & IRDMA_SIM_DDP_TAGGED)
+		return irdma_sim_iw_rx_tagged(iw, p, ulen);
+	qn = get_unaligned_be32(p + 6);
+	switch (qn) {
+	case IRDMA_SIM_QN_SEND:
+		return irdma_sim_iw_rx_send(iw, p, ulen);
+	case IRDMA_SIM_QN_RREQ:
+		return irdma_sim_iw_rx_rreq(iw, p, ulen);
+	case IRDMA_SIM_QN_TERM:
+		if ((p[1] & IRDMA_SIM_RDMAP_OPMASK) != IRDMA_SIM_RDMAP_TERMINATE)
+			break;
+		dev_dbg_ratelimited(&iw->sim->dev,
+				    "QP %u: TERMINATE received: layer/type %#x code %#x\n",
+				    iw->qpn,
+				    ulen > IRDMA_SIM_UNTAGGED_HLEN ?
+				    p[IRDMA_SIM_UNTAGGED_HLEN] : 0,
+				    ulen > IRDMA_SIM_UNTAGGED_HLEN + 1 ?
+				    p[IRDMA_SIM_UNTAGGED_HLEN + 1] : 0);
+		if (!iw->err) {
+			iw->err = true;
+			irdma_sim_iw_q2_frame(iw, f, flen);
+			irdma_sim_iw_ae(iw, IRDMA_AE_LLP_TERMINATE_RECEIVED,
+					IRDMA_AE_SOURCE_RSVD);
+		}
+		return -EIO;
+	}
+	return irdma_sim_iw_term_peer(iw, IRDMA_AE_WQE_UNEXPECTED_OPCODE,
+				      IRDMA_AE_SOURCE_RQ,
+				      IRDMA_SIM_TERM_DDP |
+				      IRDMA_SIM_TERM_DDP_UNTAGGED, 0x01, p,
+				      IRDMA_SIM_UNTAGGED_HLEN);
+}
+
+/**
+ * irdma_sim_iw_parse() - process the complete FPDUs in the receive buffer
+ * @iw: engine
+ *
+ * Return: 1 when FPDUs were consumed, 0 when more bytes are needed,
+ * -EAGAIN when an FPDU has to wait, -EIO on an error.
+ */
+static int irdma_sim_iw_parse(struct irdma_sim_iw *iw)
+{
+	u32 ulen, flen, avail;
+	int consumed = 0, ret;
+	const u8 *f;
+
+	while (!iw->err) {
+		avail = iw->rxlen - iw->rxoff;
+		if (avail < IRDMA_SIM_MPA_HLEN)
+			return consumed;
+		f = iw->rx + iw->rxoff;
+		ulen = get_unaligned_be16(f);
+		flen = ALIGN(IRDMA_SIM_MPA_HLEN + ulen, 4) +
+		       (iw->crc ? IRDMA_SIM_MPA_CRCLEN : 0);
+		if (avail < flen)
+			return consumed;
+		ret = irdma_sim_iw_rx_fpdu(iw, f, ulen, flen);
+		if (ret == -EAGAIN)
+			return consumed ? 1 : -EAGAIN;
+		iw->rxoff += flen;
+		if (ret)
+			return -EIO;
+		consumed = 1;
+	}
+	return -EIO;
+}
+
+/**
+ * irdma_sim_iw_rx() - read the socket and process what came
+ * @iw: engine with a socket
+ *
+ * Return: true on progress.
+ */
+bool irdma_sim_iw_rx(struct irdma_sim_iw *iw)
+{
+	bool progress = false, eof = false, reset = false;
+	u32 budget = IRDMA_SIM_IW_BUDGET;
+	int ret, n;
+
+	while (budget-- && iw->sock) {
+		if (!iw->err) {
+			ret = irdma_sim_iw_parse(iw);
+			if (ret > 0) {
+				progress = true;
+				continue;
+			}
+			if (ret == -EAGAIN)
+				break;
+		}
+		if (iw->err) {
+			/* stopped: drain the stream to see the close */
+			iw->rxlen = 0;
+			iw->rxoff = 0;
+		}
+		if (iw->rxoff) {
+			memmove(iw->rx, iw->rx + iw->rxoff, iw->rxlen - iw->rxoff);
+			iw->rxlen -= iw->rxoff;
+			iw->rxoff = 0;
+		}
+		if (iw->rxlen == IRDMA_SIM_IW_RXBUF) {
+			/* cannot happen: the buffer holds the largest FPDU */
+			irdma_sim_iw_term_peer(iw, IRDMA_AE_LLP_SEGMENT_TOO_SMALL,
+					       IRDMA_AE_SOURCE_RQ,
+					       IRDMA_SIM_TERM_MPA, 0x00, NULL, 0);
+			continue;
+		}
+		n = irdma_sim_tcp_recv(iw, iw->rx + iw->rxlen,
+				       IRDMA_SIM_IW_RXBUF - iw->rxlen);
+		if (n > 0) {
+			iw->rxlen += n;
+			progress = true;
+			continue;
+		}
+		if (!n)
+			eof = true;
+		else if (n != -EAGAIN)
+			reset = true;
+		break;
+	}
+	irdma_sim_iw_close_check(iw, eof, reset);
+	return progress;
+}

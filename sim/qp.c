@@ -1,0 +1,1536 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * irdma_sim - the iWARP QP engine: life cycle, the SQ walk, completions,
+ * asynchronous events, flushes and the user doorbell poller.  The wire
+ * formats (MPA/DDP/RDMAP) and memory placement are in ddp.c, the TCP
+ * offload (a kernel socket restored with TCP_REPAIR) in tcp.c; iw.h
+ * describes the threading.
+ *
+ * Life cycle.  CREATE_QP of an iWARP QP maps its SQ and RQ (host context
+ * words 1-3, physically contiguous or through PBLEs when the command has
+ * VQ) and allocates the engine.  MODIFY_QP to RTS with TOECTXVALID reads
+ * the TCP and iWARP words of the context (ports, addresses, sequence
+ * numbers, windows and scales, MSS, TTL/TOS, IRD/ORD, CRC, markers) and
+ * queues the handoff; from then on the quad belongs to the QP: the
+ * rx_handler holds its frames until the socket exists, then lets them
+ * pass to the stack.  The SQ starts at quantum 0 with polarity 1: the
+ * connection WQEs the driver wrote there (LSMM or RTR, fenced NOP,
+ * GEN_RTS_AE) run first.  CLOSING sends FIN once the SQ drained; ERROR
+ * stops WQE execution (RESETCON: the socket is aborted with a RST);
+ * DESTROY_QP stops the engine, then releases the socket.
+ *
+ * SQ.  WQEs are taken at the consumer index while their valid bit
+ * matches the lap polarity (1 on the first lap); their length comes from
+ * the header (inline length, ADDFRAGCNT, or one quantum).  A WQE is
+ * refused if it would wrap or cross an 8-quantum chunk.  LOCALFENCE waits
+ * for every earlier WQE, READFENCE for earlier reads, a read for a free
+ * ORD slot, everything for the peer's first FPDU after an LSMM with
+ * WAITFORRCVPDU.  Completions go out in SQ order: a taken WQE waits in a
+ * ring until it is done (a read: when its last response arrives); then,
+ * if signaled, an SQ CQE with WQEIDX = its first quantum and OP = its
+ * opcode.  Connection WQEs are unsignaled and never produce CQEs.
+ *
+ * Doorbells.  Kernel QPs ring WQEALLOC.  libirdma stores the QP id into
+ * the user doorbell page with a plain store, which the model cannot trap:
+ * a poller thread per instance looks at the SQ valid bit at the consumer
+ * index of every running QP (and at the RQ of a QP whose Send waits for a
+ * receive WQE).  While work turns up it sleeps 20-50 us between scans;
+ * after 100 ms without work it backs off to 2 ms; with no running QP it
+ * sleeps until one starts.  Cost: one 8-byte load per QP per scan.
+ */
+
+#include <linux/bitfield.h>
+#include <linux/delay.h>
+#include <linux/kthread.h>
+#include <linux/log2.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+
+#include "iw.h"
+
+/* poller: scans with work within this many ns count as busy */
+#define IRDMA_SIM_POLL_BUSY_NS		(100 * NSEC_PER_MSEC)
+
+/**
+ * irdma_sim_iw_live() - whether the engine may touch the QP's memory
+ * @iw: engine
+ *
+ * Context: sim->lock held.
+ * Return: true while the QP is live in the current CQP generation.
+ */
+static bool irdma_sim_iw_live(struct irdma_sim_iw *iw)
+{
+	struct irdma_sim *sim = iw->sim;
+
+	lockdep_assert_held(&sim->lock);
+	return !sim->dead && !iw->stopping && iw->qp->live &&
+	       iw->qp->gen == sim->gen;
+}
+
+/**
+ * irdma_sim_iw_kick() - run the engine of a QP soon
+ * @iw: engine
+ *
+ * Context: any.
+ */
+void irdma_sim_iw_kick(struct irdma_sim_iw *iw)
+{
+	if (!READ_ONCE(iw->stopping))
+		queue_work(iw->sim->iw_wq, &iw->work);
+}
+
+/**
+ * irdma_sim_iw_ae() - post an AE about the QP
+ * @iw: engine
+ * @code: AE code
+ * @src: AE source
+ */
+void irdma_sim_iw_ae(struct irdma_sim_iw *iw, u32 code, u32 src)
+{
+	struct irdma_sim *sim = iw->sim;
+	struct irdma_sim_qp *qp = iw->qp;
+	unsigned long flags;
+
+	spin_lock_irqsave(&sim->lock, flags);
+	if (irdma_sim_iw_live(iw))
+		irdma_sim_aeq_post(sim, qp->comp_ctx,
+				   FIELD_PREP(IRDMA_AEQE_QW1_QPCQID_LOW, qp->id) |
+				   FIELD_PREP(IRDMA_AEQE_QW1_QPCQID_HI, qp->id >> 18) |
+				   FIELD_PREP(IRDMA_AEQE_QW1_AECODE, code) |
+				   FIELD_PREP(IRDMA_AEQE_QW1_AESRC, src) |
+				   FIELD_PREP(IRDMA_AEQE_QW1_IWSTATE, qp->state) |
+				   FIELD_PREP(IRDMA_AEQE_QW1_TCPSTATE, qp->tcp_state));
+	spin_unlock_irqrestore(&sim->lock, flags);
+}
+
+/**
+ * irdma_sim_iw_fail() - stop the QP on an error: TERMINATE to the peer
+ * (unless @layer is U8_MAX) and an AE to the driver
+ * @iw: engine
+ * @ae: AE code
+ * @src: AE source
+ * @layer: TERMINATE layer and error type byte, or U8_MAX for none
+ * @code: TERMINATE error code
+ */
+void irdma_sim_iw_fail(struct irdma_sim_iw *iw, u32 ae, u32 src, u8 layer,
+		       u8 code)
+{
+	if (iw->err)
+		return;
+	iw->err = true;
+	dev_dbg_ratelimited(&iw->sim->dev, "QP %u: error: AE %#x\n", iw->qpn,
+			    ae);
+	if (layer != U8_MAX && iw->sock)
+		irdma_sim_iw_send_term(iw, layer, code, NULL, 0);
+	irdma_sim_iw_ae(iw, ae, src);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Completions                                                              */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * irdma_sim_iw_cqe() - write a CQE for the QP
+ * @iw: engine
+ * @sq: SQ completion (send CQ), else RQ (receive CQ)
+ * @qw0: word 0 (payload length)
+ * @qw2_extra: word 2 bits besides the QP id (invalidated STag)
+ * @hdr: word 3 without the valid bit
+ * @solicited: solicited or error CQE (ARM_NEXT_SE)
+ *
+ * Return: 0, or a negative errno when the CQE was lost (CQ full or gone).
+ */
+static int irdma_sim_iw_cqe(struct irdma_sim_iw *iw, bool sq, u64 qw0,
+			    u64 qw2_extra, u64 hdr, bool solicited)
+{
+	struct irdma_sim *sim = iw->sim;
+	struct irdma_sim_qp *qp = iw->qp;
+	struct irdma_cqe cqe = {};
+	struct irdma_sim_cq *cq;
+	unsigned long flags;
+	int ret = -ENODEV;
+
+	cqe.qw[0] = cpu_to_le64(qw0);
+	cqe.qw[1] = cpu_to_le64(qp->comp_ctx);
+	cqe.qw[2] = cpu_to_le64(FIELD_PREP(IRDMA_CQE_QW2_QPID, qp->id) |
+				qw2_extra);
+	cqe.qw[IRDMA_CQE_HDR] = cpu_to_le64(hdr | (sq ? IRDMA_CQE_QW3_SQ : 0));
+	spin_lock_irqsave(&sim->lock, flags);
+	if (irdma_sim_iw_live(iw)) {
+		cq = irdma_sim_cq_get(sim, sq ? qp->txcq : qp->rxcq);
+		ret = cq ? irdma_sim_cq_post_n(sim, cq, &cqe, 1, solicited) :
+			   -ENOENT;
+	}
+	spin_unlock_irqrestore(&sim->lock, flags);
+	if (!ret)
+		iw->stats.cqes++;
+	return ret;
+}
+
+/**
+ * irdma_sim_iw_retire() - write the CQEs of finished WQEs, in SQ order
+ * @iw: engine
+ *
+ * Return: true when something was retired.
+ */
+static bool irdma_sim_iw_retire(struct irdma_sim_iw *iw)
+{
+	struct irdma_sim_iw_pend *p;
+	bool any = false;
+
+	while (iw->pend_cnt) {
+		p = &iw->pend[iw->pend_head];
+		if (!p->done)
+			break;
+		if (p->signaled)
+			irdma_sim_iw_cqe(iw, true, 0, 0,
+					 FIELD_PREP(IRDMA_CQE_QW3_WQEIDX, p->idx) |
+					 FIELD_PREP(IRDMA_CQE_QW3_OP, p->op),
+					 false);
+		iw->pend_head = (iw->pend_head + 1) % iw->sq_size;
+		iw->pend_cnt--;
+		any = true;
+	}
+	return any;
+}
+
+/**
+ * irdma_sim_iw_wqe_error() - complete the WQE being executed in error
+ * @iw: engine
+ * @slot: its completion-ring slot
+ * @minor: flush code
+ *
+ * Earlier finished WQEs are retired first; the failing one gets a flush
+ * CQE (major 1) with @minor, which the provider reports for the oldest
+ * outstanding WR.
+ */
+static void irdma_sim_iw_wqe_error(struct irdma_sim_iw *iw, u32 slot,
+				   u16 minor)
+{
+	struct irdma_sim_iw_pend *p = &iw->pend[slot];
+
+	p->done = true;
+	p->signaled = false;
+	irdma_sim_iw_retire(iw);
+	irdma_sim_iw_cqe(iw, true, 0, 0,
+			 FIELD_PREP(IRDMA_CQE_QW3_WQEIDX, p->idx) |
+			 FIELD_PREP(IRDMA_CQE_QW3_OP, p->op) |
+			 IRDMA_CQE_QW3_ERROR |
+			 FIELD_PREP(IRDMA_CQE_QW3_MAJERR, IRDMA_FLUSH_MAJOR_ERR) |
+			 FIELD_PREP(IRDMA_CQE_QW3_MINERR, minor), true);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Rings                                                                    */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * irdma_sim_iw_sq_word() - a word of an SQ quantum
+ * @iw: engine
+ * @idx: quantum
+ * @w: word
+ *
+ * Return: the word in CPU order.
+ */
+static u64 irdma_sim_iw_sq_word(struct irdma_sim_iw *iw, u32 idx, u32 w)
+{
+	__le64 *q = irdma_sim_qmem_ptr(&iw->sqm, (size_t)idx * IRDMA_WQE_QUANTUM);
+
+	return le64_to_cpu(READ_ONCE(q[w]));
+}
+
+/**
+ * irdma_sim_iw_sq_ready() - whether a valid WQE waits at the SQ consumer
+ * @iw: engine
+ *
+ * Return: true if so.
+ */
+static bool irdma_sim_iw_sq_ready(struct irdma_sim_iw *iw)
+{
+	return FIELD_GET(IRDMA_WQE_HDR_VALID,
+			 irdma_sim_iw_sq_word(iw, iw->sq_tail, IRDMA_WQE_HDR)) ==
+	       iw->sq_pol;
+}
+
+/**
+ * irdma_sim_iw_rq_word() - a word of an RQ WQE
+ * @iw: engine
+ * @idx: RQ WQE index
+ * @off: byte offset in the WQE (below its size)
+ *
+ * Return: the word in CPU order.
+ */
+static u64 irdma_sim_iw_rq_word(struct irdma_sim_iw *iw, u32 idx, u32 off)
+{
+	__le64 *q = irdma_sim_qmem_ptr(&iw->rqm,
+				       ((size_t)idx << iw->rq_shift) *
+				       IRDMA_WQE_QUANTUM + (off & ~31U));
+
+	return le64_to_cpu(READ_ONCE(q[(off & 31) / 8]));
+}
+
+/**
+ * irdma_sim_iw_rq_ready() - whether a receive WQE is posted at the consumer
+ * @iw: engine
+ *
+ * Return: true if so.
+ */
+bool irdma_sim_iw_rq_ready(struct irdma_sim_iw *iw)
+{
+	return FIELD_GET(IRDMA_WQE_HDR_VALID,
+			 irdma_sim_iw_rq_word(iw, iw->rq_tail, 24)) == iw->rq_pol;
+}
+
+/**
+ * irdma_sim_iw_rq_take() - take the receive WQE at the consumer index
+ * @iw: engine
+ *
+ * Fills iw->rq (its SGEs; zero-length ones dropped) and advances.
+ *
+ * Return: 0, -EAGAIN when none is posted, -EINVAL for a malformed one.
+ */
+int irdma_sim_iw_rq_take(struct irdma_sim_iw *iw)
+{
+	u32 i, n, frags, wqe_bytes = IRDMA_WQE_QUANTUM << iw->rq_shift;
+	u64 hdr, lo, hi;
+
+	if (!irdma_sim_iw_rq_ready(iw))
+		return -EAGAIN;
+	dma_rmb();
+	hdr = irdma_sim_iw_rq_word(iw, iw->rq_tail, 24);
+	frags = FIELD_GET(IRDMA_WQE_HDR_ADDFRAGCNT, hdr) + 1;
+	memset(&iw->rq, 0, sizeof(iw->rq));
+	iw->rq.idx = iw->rq_tail;
+	for (i = 0, n = 0; i < frags; i++) {
+		u32 off = i ? 32 + (i - 1) * 16 : 0;
+
+		if (off + 16 > wqe_bytes || n >= IRDMA_SIM_IW_MAX_SGE)
+			return -EINVAL;
+		lo = irdma_sim_iw_rq_word(iw, iw->rq_tail, off);
+		hi = irdma_sim_iw_rq_word(iw, iw->rq_tail, off + 8);
+		if (!FIELD_GET(IRDMA_WQE_FRAG_LEN, hi))
+			continue;
+		iw->rq.sge[n].to = lo;
+		iw->rq.sge[n].stag = FIELD_GET(IRDMA_WQE_FRAG_STAG, hi);
+		iw->rq.sge[n].len = FIELD_GET(IRDMA_WQE_FRAG_LEN, hi);
+		n++;
+	}
+	iw->rq.nsge = n;
+	iw->rq.active = true;
+	if (++iw->rq_tail == iw->rq_size) {
+		iw->rq_tail = 0;
+		iw->rq_pol ^= 1;
+	}
+	iw->stats.rq_wqes++;
+	return 0;
+}
+
+/**
+ * irdma_sim_iw_rq_complete() - write the CQE of the receive WQE taken
+ * @iw: engine
+ * @se: solicited event
+ * @inv: the STag invalidated by a Send with Invalidate, or 0
+ * @minor: 0, or the flush code of an error completion
+ */
+void irdma_sim_iw_rq_complete(struct irdma_sim_iw *iw, bool se, u32 inv,
+			      u16 minor)
+{
+	u64 hdr = FIELD_PREP(IRDMA_CQE_QW3_WQEIDX, iw->rq.idx << iw->rq_shift);
+
+	if (se)
+		hdr |= IRDMA_CQE_QW3_SOEVENT;
+	if (inv)
+		hdr |= IRDMA_CQE_QW3_STAG;
+	if (minor)
+		hdr |= IRDMA_CQE_QW3_ERROR |
+		       FIELD_PREP(IRDMA_CQE_QW3_MAJERR, IRDMA_FLUSH_MAJOR_ERR) |
+		       FIELD_PREP(IRDMA_CQE_QW3_MINERR, minor);
+	irdma_sim_iw_cqe(iw, false,
+			 FIELD_PREP(IRDMA_CQE_QW0_PAYLDLEN, iw->rq.len),
+			 FIELD_PREP(IRDMA_CQE_QW2_INVSTAG, inv), hdr,
+			 se || minor);
+	iw->rq.active = false;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Memory registration WQEs                                                 */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * irdma_sim_iw_invalidate() - invalidate an STag of the QP's PD
+ * @iw: engine
+ * @stag: STag
+ * @remote: a Send with Invalidate from the peer (the MR must allow remote
+ *	access)
+ *
+ * Return: 0 or a negative errno.
+ */
+int irdma_sim_iw_invalidate(struct irdma_sim_iw *iw, u32 stag, bool remote)
+{
+	struct irdma_sim *sim = iw->sim;
+	struct irdma_sim_mr *mr;
+	unsigned long flags;
+	int ret = 0;
+
+	spin_lock_irqsave(&sim->lock, flags);
+	mr = xa_load(&sim->mrs, stag >> 8);
+	if (!irdma_sim_iw_live(iw) || !mr || !mr->live || mr->gen != sim->gen ||
+	    mr->key != (stag & 0xff) || !mr->registered)
+		ret = -ENOENT;
+	else if (mr->pd != iw->pd)
+		ret = -EACCES;
+	else if (remote && !(mr->rights & (IRDMA_ACCESS_REMOTE_READ |
+					   IRDMA_ACCESS_REMOTE_WRITE)))
+		ret = -EACCES;
+	else
+		mr->registered = false;
+	spin_unlock_irqrestore(&sim->lock, flags);
+	return ret;
+}
+
+/**
+ * irdma_sim_iw_fast_reg() - execute a fast-register WQE
+ * @iw: engine
+ * @w: the WQE's four words
+ *
+ * Return: 0 or a negative errno.
+ */
+static int irdma_sim_iw_fast_reg(struct irdma_sim_iw *iw, const u64 *w)
+{
+	struct irdma_sim *sim = iw->sim;
+	u64 hdr = w[IRDMA_WQE_HDR];
+	u32 idx = FIELD_GET(IRDMA_FRWQE_HDR_STAGINDEX, hdr);
+	u8 level = FIELD_GET(IRDMA_FRWQE_HDR_LPBLSIZE, hdr);
+	struct irdma_sim_mr *mr;
+	unsigned long flags;
+	int ret = 0;
+
+	if (!iw->fastreg)
+		return -EPERM;
+	if (FIELD_GET(IRDMA_FRWQE_HDR_HPAGESIZE, hdr) > IRDMA_PAGE_SIZE_1G ||
+	    level > 1)
+		return -EINVAL;
+	spin_lock_irqsave(&sim->lock, flags);
+	mr = xa_load(&sim->mrs, idx);
+	if (!irdma_sim_iw_live(iw) || !mr || !mr->live || mr->gen != sim->gen ||
+	    !mr->is_mr) {
+		ret = -ENOENT;
+	} else if (mr->pd != iw->pd) {
+		ret = -EACCES;
+	} else if (mr->registered) {
+		ret = -EBUSY;
+	} else {
+		mr->key = FIELD_GET(IRDMA_FRWQE_HDR_STAGKEY, hdr);
+		mr->va = w[0];
+		mr->len = FIELD_GET(IRDMA_FRWQE_QW2_STAGLEN, w[2]);
+		mr->rights = FIELD_GET(IRDMA_FRWQE_HDR_STAGRIGHTS, hdr) |
+			     IRDMA_ACCESS_LOCAL_READ;
+		mr->page_size = FIELD_GET(IRDMA_FRWQE_HDR_HPAGESIZE, hdr);
+		mr->va_based = hdr & IRDMA_FRWQE_HDR_VABASEDTO;
+		mr->pbl_level = level;
+		if (level) {
+			mr->first_pble =
+				FIELD_GET(IRDMA_FRWQE_QW2_FIRSTPBLIDXLO, w[2]) |
+				FIELD_GET(IRDMA_FRWQE_QW1_FIRSTPBLIDXHI, w[1]) << 16;
+			mr->pa = 0;
+		} else {
+			mr->pa = (w[1] & IRDMA_FRWQE_QW1_PBLADDR) +
+				 (mr->va & (IRDMA_HW_PAGE_SIZE - 1));
+		}
+		mr->registered = true;
+	}
+	spin_unlock_irqrestore(&sim->lock, flags);
+	return ret;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The SQ walk                                                              */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * irdma_sim_iw_wqe_quanta() - quanta of an SQ WQE from its header
+ * @hdr: header word
+ *
+ * Return: 1..8, or 0 for a length the chunk rule forbids.
+ */
+static u32 irdma_sim_iw_wqe_quanta(u64 hdr)
+{
+	u32 op = FIELD_GET(IRDMA_WQE_HDR_OPCODE, hdr);
+	u32 len;
+
+	if (hdr & IRDMA_WQE_HDR_INLINEDATAFLAG) {
+		len = FIELD_GET(IRDMA_WQE_HDR_INLINEDATALEN, hdr);
+		if (len <= 8)
+			return 1;
+		return min_t(u32, 2 + (len - 9) / 31, IRDMA_MAX_QUANTA_PER_WR);
+	}
+	switch (op) {
+	case IRDMA_WQE_OP_NOP:
+	case IRDMA_WQE_OP_LOCAL_INVALIDATE:
+	case IRDMA_WQE_OP_FAST_REGISTER:
+	case IRDMA_WQE_OP_GEN_RTS_AE:
+	case IRDMA_WQE_OP_BIND_MW:
+		return 1;
+	}
+	return 1 + (FIELD_GET(IRDMA_WQE_HDR_ADDFRAGCNT, hdr) + 1) / 2;
+}
+
+/**
+ * irdma_sim_iw_wqe_sges() - the fragments of an SQ WQE
+ * @iw: engine
+ * @idx: first quantum
+ * @hdr: header
+ * @sge: filled (zero-length fragments dropped)
+ *
+ * Return: number of SGEs, or -EINVAL.
+ */
+static int irdma_sim_iw_wqe_sges(struct irdma_sim_iw *iw, u32 idx, u64 hdr,
+				 struct irdma_sim_sge *sge)
+{
+	u32 frags = FIELD_GET(IRDMA_WQE_HDR_ADDFRAGCNT, hdr) + 1;
+	u32 i, n = 0, q, w;
+	u64 lo, hi;
+
+	if (hdr & IRDMA_WQE_HDR_IMMDATAFLAG)
+		return -EINVAL;	/* no immediate data on iWARP (qp_caps 0) */
+	for (i = 0; i < frags; i++) {
+		if (!i) {
+			q = idx;
+			w = 0;
+		} else {
+			q = idx + 1 + (i - 1) / 2;
+			w = ((i - 1) % 2) * 2;
+		}
+		lo = irdma_sim_iw_sq_word(iw, q, w);
+		hi = irdma_sim_iw_sq_word(iw, q, w + 1);
+		if (!FIELD_GET(IRDMA_WQE_FRAG_LEN, hi))
+			continue;
+		if (n >= IRDMA_SIM_IW_MAX_SGE)
+			return -EINVAL;
+		sge[n].to = lo;
+		sge[n].stag = FIELD_GET(IRDMA_WQE_FRAG_STAG, hi);
+		sge[n].len = FIELD_GET(IRDMA_WQE_FRAG_LEN, hi);
+		n++;
+	}
+	return n;
+}
+
+/**
+ * irdma_sim_iw_sge_total() - bytes of an SGE list
+ * @sge: list
+ * @n: entries
+ *
+ * Return: the sum, or U32_MAX on overflow past 2^31.
+ */
+static u32 irdma_sim_iw_sge_total(const struct irdma_sim_sge *sge, u32 n)
+{
+	u64 t = 0;
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		t += sge[i].len;
+	return t > S32_MAX ? U32_MAX : t;
+}
+
+/**
+ * irdma_sim_iw_inline() - copy a WQE's inline data
+ * @iw: engine
+ * @idx: first quantum
+ * @len: bytes
+ * @buf: destination
+ */
+static void irdma_sim_iw_inline(struct irdma_sim_iw *iw, u32 idx, u32 len,
+				u8 *buf)
+{
+	u32 done = 0, q = 1, n;
+	__le64 *p;
+
+	p = irdma_sim_qmem_ptr(&iw->sqm, (size_t)idx * IRDMA_WQE_QUANTUM);
+	n = min_t(u32, len, 8);
+	memcpy(buf, (u8 *)p + 8, n);
+	done = n;
+	while (done < len) {
+		p = irdma_sim_qmem_ptr(&iw->sqm,
+				       (size_t)(idx + q) * IRDMA_WQE_QUANTUM);
+		n = min_t(u32, len - done, 31);
+		memcpy(buf + done, p, n);
+		done += n;
+		q++;
+	}
+}
+
+/**
+ * irdma_sim_iw_sq_one() - take and start the WQE at the SQ consumer
+ * @iw: engine, no message in progress
+ *
+ * Return: true when a WQE was taken (or failed), false when the SQ is
+ * empty or blocked (iw->sq_blocked says which).
+ */
+static bool irdma_sim_iw_sq_one(struct irdma_sim_iw *iw)
+{
+	struct irdma_sim_iw_msg *m = &iw->msg;
+	struct irdma_sim_iw_pend *p;
+	struct irdma_sim_iw_rread *rr;
+	u32 idx = iw->sq_tail, quanta, slot, op;
+	u64 w[IRDMA_WQE_WORDS];
+	int n, ret;
+
+	if (!irdma_sim_iw_sq_ready(iw))
+		return false;
+	dma_rmb();
+	w[IRDMA_WQE_HDR] = irdma_sim_iw_sq_word(iw, idx, IRDMA_WQE_HDR);
+	op = FIELD_GET(IRDMA_WQE_HDR_OPCODE, w[IRDMA_WQE_HDR]);
+	if (iw->wait_rtr) {
+		iw->sq_blocked = true;
+		return false;
+	}
+	if ((w[IRDMA_WQE_HDR] & IRDMA_WQE_HDR_LOCALFENCE) && iw->pend_cnt) {
+		iw->sq_blocked = true;
+		return false;
+	}
+	if ((w[IRDMA_WQE_HDR] & IRDMA_WQE_HDR_READFENCE) && iw->rr_cnt) {
+		iw->sq_blocked = true;
+		return false;
+	}
+	if ((op == IRDMA_WQE_OP_RDMA_READ ||
+	     op == IRDMA_WQE_OP_RDMA_READ_LOC_INV) && iw->rr_cnt >= iw->ord) {
+		iw->sq_blocked = true;
+		return false;
+	}
+	iw->sq_blocked = false;
+	quanta = irdma_sim_iw_wqe_quanta(w[IRDMA_WQE_HDR]);
+	w[0] = irdma_sim_iw_sq_word(iw, idx, 0);
+	w[1] = irdma_sim_iw_sq_word(iw, idx, 1);
+	w[2] = irdma_sim_iw_sq_word(iw, idx, 2);
+
+	slot = (iw->pend_head + iw->pend_cnt) % iw->sq_size;
+	p = &iw->pend[slot];
+	p->idx = idx;
+	p->op = op;
+	p->signaled = w[IRDMA_WQE_HDR] & IRDMA_WQE_HDR_SIGCOMPL;
+	p->done = false;
+	iw->pend_cnt++;
+	iw->stats.sq_wqes++;
+	if (idx + quanta > iw->sq_size ||
+	    (idx % IRDMA_MAX_QUANTA_PER_WR) + quanta > IRDMA_MAX_QUANTA_PER_WR) {
+		irdma_sim_iw_wqe_error(iw, slot, IRDMA_FLUSH_LOC_QP_OP_ERR);
+		irdma_sim_iw_fail(iw, IRDMA_AE_WQE_UNEXPECTED_OPCODE,
+				  IRDMA_AE_SOURCE_SQ, U8_MAX, 0);
+		return true;
+	}
+	iw->sq_tail += quanta;
+	if (iw->sq_tail == iw->sq_size) {
+		iw->sq_tail = 0;
+		iw->sq_pol ^= 1;
+	}
+
+	switch (op) {
+	case IRDMA_WQE_OP_NOP:
+		p->done = true;
+		break;
+	case IRDMA_WQE_OP_GEN_RTS_AE:
+		p->done = true;
+		iw->rts_ae = true;
+		irdma_sim_iw_ae(iw, IRDMA_AE_LLP_CONNECTION_ESTABLISHED,
+				IRDMA_AE_SOURCE_RSVD);
+		break;
+	case IRDMA_WQE_OP_LOCAL_INVALIDATE:
+		ret = irdma_sim_iw_invalidate(iw, FIELD_GET(IRDMA_WQE_FRAG_STAG,
+							    w[1]), false);
+		if (ret) {
+			irdma_sim_iw_wqe_error(iw, slot, IRDMA_FLUSH_PROT_ERR);
+			irdma_sim_iw_fail(iw, IRDMA_AE_AMP_INVALID_STAG,
+					  IRDMA_AE_SOURCE_SQ, U8_MAX, 0);
+			return true;
+		}
+		p->done = true;
+		break;
+	case IRDMA_WQE_OP_FAST_REGISTER:
+		ret = irdma_sim_iw_fast_reg(iw, w);
+		if (ret) {
+			irdma_sim_iw_wqe_error(iw, slot, ret == -EPERM ?
+					       IRDMA_FLUSH_LOC_QP_OP_ERR :
+					       IRDMA_FLUSH_PROT_ERR);
+			irdma_sim_iw_fail(iw, ret == -EPERM ?
+					  IRDMA_AE_WQE_UNEXPECTED_OPCODE :
+					  IRDMA_AE_AMP_INVALID_STAG,
+					  IRDMA_AE_SOURCE_SQ, U8_MAX, 0);
+			return true;
+		}
+		p->done = true;
+		break;
+	case IRDMA_WQE_OP_RDMA_WRITE:
+	case IRDMA_WQE_OP_RDMA_WRITE_SOL:
+	case IRDMA_WQE_OP_SEND:
+	case IRDMA_WQE_OP_SEND_INV:
+	case IRDMA_WQE_OP_SEND_SOL:
+	case IRDMA_WQE_OP_SEND_SOL_INV:
+		memset(m, 0, offsetof(struct irdma_sim_iw_msg, inl));
+		m->pend = slot;
+		if (w[IRDMA_WQE_HDR] & IRDMA_WQE_HDR_INLINEDATAFLAG) {
+			m->is_inline = true;
+			m->total = FIELD_GET(IRDMA_WQE_HDR_INLINEDATALEN,
+					     w[IRDMA_WQE_HDR]);
+			if (m->total > IRDMA_GEN2_MAX_INLINE)
+				goto bad_wqe;
+			irdma_sim_iw_inline(iw, idx, m->total, m->inl);
+		} else {
+			m->is_inline = false;
+			n = irdma_sim_iw_wqe_sges(iw, idx, w[IRDMA_WQE_HDR],
+						  m->sge);
+			if (n < 0)
+				goto bad_wqe;
+			m->nsge = n;
+			m->total = irdma_sim_iw_sge_total(m->sge, n);
+			if (m->total == U32_MAX)
+				goto bad_len;
+		}
+		if (op == IRDMA_WQE_OP_RDMA_WRITE ||
+		    op == IRDMA_WQE_OP_RDMA_WRITE_SOL) {
+			m->rdmap = IRDMA_SIM_RDMAP_WRITE;
+			m->tagged = true;
+			m->stag = FIELD_GET(IRDMA_WQE_HDR_REMSTAG, w[IRDMA_WQE_HDR]);
+			m->to = w[2];
+		} else if (w[IRDMA_WQE_HDR] & IRDMA_WQE_HDR_STREAMMODE) {
+			/* the LSMM: the MPA reply, raw on the stream */
+			m->stream = true;
+			if (w[IRDMA_WQE_HDR] & IRDMA_WQE_HDR_WAITFORRCVPDU)
+				iw->wait_rtr = true;
+		} else {
+			static const u8 rdmap[] = {
+				[IRDMA_WQE_OP_SEND] = IRDMA_SIM_RDMAP_SEND,
+				[IRDMA_WQE_OP_SEND_INV] = IRDMA_SIM_RDMAP_SEND_INV,
+				[IRDMA_WQE_OP_SEND_SOL] = IRDMA_SIM_RDMAP_SEND_SE,
+				[IRDMA_WQE_OP_SEND_SOL_INV] = IRDMA_SIM_RDMAP_SEND_SE_INV,
+			};
+
+			m->rdmap = rdmap[op];
+			if (op == IRDMA_WQE_OP_SEND_INV ||
+			    op == IRDMA_WQE_OP_SEND_SOL_INV)
+				m->stag = FIELD_GET(IRDMA_WQE_HDR_REMSTAG,
+						    w[IRDMA_WQE_HDR]);
+			m->msn = iw->msn[IRDMA_SIM_QN_SEND]++;
+		}
+		m->active = true;
+		break;
+	case IRDMA_WQE_OP_RDMA_READ:
+	case IRDMA_WQE_OP_RDMA_READ_LOC_INV:
+		if (w[IRDMA_WQE_HDR] & IRDMA_WQE_HDR_INLINEDATAFLAG)
+			goto bad_wqe;
+		rr = &iw->rreads[(iw->rr_head + iw->rr_cnt) % iw->ord];
+		memset(rr, 0, sizeof(*rr));
+		n = irdma_sim_iw_wqe_sges(iw, idx, w[IRDMA_WQE_HDR], rr->sge);
+		if (n < 0)
+			goto bad_wqe;
+		rr->nsge = n;
+		rr->total = irdma_sim_iw_sge_total(rr->sge, n);
+		if (rr->total == U32_MAX)
+			goto bad_len;
+		rr->pend = slot;
+		/* the RTR's placeholder STag when there is no sink SGE */
+		rr->sink_stag = n ? rr->sge[0].stag :
+				    FIELD_GET(IRDMA_WQE_FRAG_STAG, w[1]);
+		iw->rr_cnt++;
+		irdma_sim_iw_send_rreq(iw, rr,
+				       FIELD_GET(IRDMA_WQE_HDR_REMSTAG,
+						 w[IRDMA_WQE_HDR]),
+				       w[2], n ? rr->sge[0].to : w[0]);
+		break;
+	default:
+		goto bad_wqe;
+	}
+	return true;
+
+bad_wqe:
+	irdma_sim_iw_wqe_error(iw, slot, IRDMA_FLUSH_LOC_QP_OP_ERR);
+	irdma_sim_iw_fail(iw, IRDMA_AE_WQE_UNEXPECTED_OPCODE,
+			  IRDMA_AE_SOURCE_SQ, U8_MAX, 0);
+	return true;
+bad_len:
+	irdma_sim_iw_wqe_error(iw, slot, IRDMA_FLUSH_LOC_LEN_ERR);
+	irdma_sim_iw_fail(iw, IRDMA_AE_WQE_UNEXPECTED_OPCODE,
+			  IRDMA_AE_SOURCE_SQ, U8_MAX, 0);
+	return true;
+}
+
+/**
+ * irdma_sim_iw_read_done() - the last response of the oldest read arrived
+ * @iw: engine
+ */
+void irdma_sim_iw_read_done(struct irdma_sim_iw *iw)
+{
+	struct irdma_sim_iw_rread *rr = &iw->rreads[iw->rr_head];
+
+	iw->pend[rr->pend].done = true;
+	iw->rr_head = (iw->rr_head + 1) % iw->ord;
+	iw->rr_cnt--;
+	iw->sq_blocked = false;
+	irdma_sim_iw_retire(iw);
+}
+
+/**
+ * irdma_sim_iw_msg_done() - the message in progress is all on the stream
+ * @iw: engine
+ */
+void irdma_sim_iw_msg_done(struct irdma_sim_iw *iw)
+{
+	struct irdma_sim_iw_msg *m = &iw->msg;
+
+	m->active = false;
+	if (m->pend != U32_MAX) {
+		iw->pend[m->pend].done = true;
+		irdma_sim_iw_retire(iw);
+	}
+}
+
+/**
+ * irdma_sim_iw_sq() - make progress on the transmit side
+ * @iw: engine, connection running
+ *
+ * Read responses go first, then SQ WQEs, while the staging buffer has
+ * room for a full FPDU.
+ *
+ * Return: true on progress.
+ */
+static bool irdma_sim_iw_sq(struct irdma_sim_iw *iw)
+{
+	bool progress = false;
+	u32 n = 0;
+
+	while (!iw->err && n++ < IRDMA_SIM_IW_BUDGET) {
+		if (iw->msg.active || iw->rs_cnt) {
+			if (!irdma_sim_iw_tx(iw))
+				break;
+			progress = true;
+			continue;
+		}
+		if (!irdma_sim_iw_sq_one(iw))
+			break;
+		progress = true;
+	}
+	return progress;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Flush                                                                    */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * irdma_sim_iw_do_flush() - write the flush CQEs asked for
+ * @iw: engine
+ *
+ * One flush CQE per queue that holds work: the provider (and post.c)
+ * completes every outstanding WR of that queue from it.
+ */
+static void irdma_sim_iw_do_flush(struct irdma_sim_iw *iw)
+{
+	struct irdma_sim *sim = iw->sim;
+	bool sq, rq, sq_work, rq_work;
+	u16 sqm, rqm;
+	unsigned long flags;
+
+	spin_lock_irqsave(&sim->lock, flags);
+	sq = iw->flush_sq;
+	rq = iw->flush_rq;
+	sqm = iw->flush_sq_minor ?: IRDMA_FLUSH_GENERAL_ERR;
+	rqm = iw->flush_rq_minor ?: IRDMA_FLUSH_GENERAL_ERR;
+	iw->flush_sq = false;
+	iw->flush_rq = false;
+	spin_unlock_irqrestore(&sim->lock, flags);
+	if (!sq && !rq)
+		return;
+	iw->err = true;
+	/* what finished is retired normally first */
+	irdma_sim_iw_retire(iw);
+	sq_work = sq && (iw->pend_cnt || irdma_sim_iw_sq_ready(iw));
+	rq_work = rq && (iw->rq.active || irdma_sim_iw_rq_ready(iw));
+	if (sq_work)
+		irdma_sim_iw_cqe(iw, true, 0, 0,
+				 FIELD_PREP(IRDMA_CQE_QW3_WQEIDX,
+					    iw->pend_cnt ?
+					    iw->pend[iw->pend_head].idx :
+					    iw->sq_tail) |
+				 IRDMA_CQE_QW3_ERROR |
+				 FIELD_PREP(IRDMA_CQE_QW3_MAJERR,
+					    IRDMA_FLUSH_MAJOR_ERR) |
+				 FIELD_PREP(IRDMA_CQE_QW3_MINERR, sqm), true);
+	if (sq) {
+		/* everything taken is gone with the flush */
+		iw->pend_cnt = 0;
+		iw->rr_cnt = 0;
+		iw->msg.active = false;
+	}
+	if (rq_work)
+		irdma_sim_iw_cqe(iw, false, 0, 0,
+				 FIELD_PREP(IRDMA_CQE_QW3_WQEIDX,
+					    iw->rq_tail << iw->rq_shift) |
+				 IRDMA_CQE_QW3_ERROR |
+				 FIELD_PREP(IRDMA_CQE_QW3_MAJERR,
+					    IRDMA_FLUSH_MAJOR_ERR) |
+				 FIELD_PREP(IRDMA_CQE_QW3_MINERR, rqm), true);
+	if (rq)
+		iw->rq.active = false;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The engine                                                               */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * irdma_sim_iw_quad_add() - the quad's frames go to this QP from now on
+ * @iw: engine with its connection read from the context
+ *
+ * Context: sim->lock held.
+ */
+static void irdma_sim_iw_quad_add(struct irdma_sim_iw *iw)
+{
+	lockdep_assert_held(&iw->sim->lock);
+	hash_add_rcu(iw->sim->iw_quads, &iw->hnode, iw->lport);
+}
+
+/**
+ * irdma_sim_iw_steal() - the rx_handler's question: does an offloaded QP
+ * own this frame's quad?
+ * @sim: instance
+ * @skb: the frame
+ * @f: parsed frame
+ *
+ * A frame of a quad whose socket is being restored is held (and replayed
+ * into the stack once it exists); once the socket exists the frame goes
+ * to the stack, where the socket takes it; a quad whose connection is
+ * gone drops its frames until the QP is destroyed (no RST from the host
+ * stack).
+ *
+ * Context: the rx_handler (RCU read side, softirq).
+ * Return: -ENOENT when no QP owns the quad, RX_HANDLER_PASS or
+ * RX_HANDLER_CONSUMED.
+ */
+int irdma_sim_iw_steal(struct irdma_sim *sim, struct sk_buff *skb,
+		       const struct irdma_sim_frame *f)
+{
+	struct irdma_sim_iw *iw, *found = NULL;
+	unsigned long flags;
+	int ret;
+
+	hash_for_each_possible_rcu(sim->iw_quads, iw, hnode, f->lport) {
+		if (iw->lport == f->lport && iw->rport == f->rport &&
+		    iw->ipv4 == f->ipv4 && !memcmp(iw->lip, f->lip, sizeof(f->lip)) &&
+		    !memcmp(iw->rip, f->rip, sizeof(f->rip))) {
+			found = iw;
+			break;
+		}
+	}
+	if (!found)
+		return -ENOENT;
+	iw = found;
+	spin_lock_irqsave(&sim->lock, flags);
+	if (iw->ready && iw->sock) {
+		ret = RX_HANDLER_PASS;
+	} else if (iw->phase == IRDMA_SIM_IW_HANDOFF && !iw->stopping &&
+		   skb_queue_len(&iw->held) < IRDMA_SIM_IW_HELD) {
+		__skb_queue_tail(&iw->held, skb);
+		iw->stats.held++;
+		ret = RX_HANDLER_CONSUMED;
+		skb = NULL;
+	} else {
+		iw->stats.held_dropped++;
+		ret = RX_HANDLER_CONSUMED;
+	}
+	spin_unlock_irqrestore(&sim->lock, flags);
+	if (ret == RX_HANDLER_CONSUMED && skb)
+		kfree_skb(skb);
+	return ret;
+}
+
+/**
+ * irdma_sim_iw_replay() - give the held frames to the stack
+ * @iw: engine whose socket now takes the quad's frames
+ */
+static void irdma_sim_iw_replay(struct irdma_sim_iw *iw)
+{
+	struct irdma_sim *sim = iw->sim;
+	struct sk_buff_head q;
+	struct sk_buff *skb;
+	unsigned long flags;
+
+	__skb_queue_head_init(&q);
+	spin_lock_irqsave(&sim->lock, flags);
+	iw->ready = true;
+	skb_queue_splice_init(&iw->held, &q);
+	spin_unlock_irqrestore(&sim->lock, flags);
+	while ((skb = __skb_dequeue(&q)))
+		netif_rx(skb);
+}
+
+/**
+ * irdma_sim_iw_close_check() - follow the socket's state: peer FIN, close
+ * complete, reset
+ * @iw: engine with a socket
+ * @eof: recv() returned 0
+ * @reset: recv() or send() saw the connection reset
+ */
+void irdma_sim_iw_close_check(struct irdma_sim_iw *iw, bool eof, bool reset)
+{
+	struct irdma_sim *sim = iw->sim;
+	unsigned long flags;
+	u8 st;
+
+	if (iw->closed || !iw->sock)
+		return;
+	st = irdma_sim_tcp_state(iw);
+	spin_lock_irqsave(&sim->lock, flags);
+	iw->qp->tcp_state = st;
+	spin_unlock_irqrestore(&sim->lock, flags);
+	if (reset || (st == IRDMA_TCPS_CLOSED && !(iw->fin_sent && eof))) {
+		if (!reset && !iw->fin_sent && !eof)
+			return;
+		if (reset || !(iw->fin_sent && iw->fin_rcvd)) {
+			iw->closed = true;
+			iw->phase = IRDMA_SIM_IW_DOWN;
+			irdma_sim_iw_ae(iw, IRDMA_AE_LLP_CONNECTION_RESET,
+					IRDMA_AE_SOURCE_RSVD);
+			return;
+		}
+	}
+	if (eof && !iw->fin_rcvd) {
+		iw->fin_rcvd = true;
+		if (!iw->fin_sent)
+			irdma_sim_iw_ae(iw, IRDMA_AE_LLP_FIN_RECEIVED,
+					IRDMA_AE_SOURCE_RSVD);
+	}
+	if (iw->fin_sent && iw->fin_rcvd &&
+	    (st == IRDMA_TCPS_CLOSED || st == IRDMA_TCPS_TIME_WAIT)) {
+		iw->closed = true;
+		iw->phase = IRDMA_SIM_IW_DOWN;
+		irdma_sim_iw_ae(iw, IRDMA_AE_LLP_CLOSE_COMPLETE,
+				IRDMA_AE_SOURCE_RSVD);
+	}
+}
+
+/**
+ * irdma_sim_iw_work() - the engine of one QP
+ * @work: iw->work
+ *
+ * Context: sim->iw_wq; may sleep briefly (socket calls never block).
+ */
+static void irdma_sim_iw_work(struct work_struct *work)
+{
+	struct irdma_sim_iw *iw = container_of(work, struct irdma_sim_iw, work);
+	struct irdma_sim *sim = iw->sim;
+	bool progress, reset, close, running, term;
+	unsigned long flags;
+	u8 state, term_act;
+	u32 n;
+
+	for (n = 0; n < IRDMA_SIM_IW_BUDGET; n++) {
+		progress = false;
+		spin_lock_irqsave(&sim->lock, flags);
+		if (!irdma_sim_iw_live(iw)) {
+			spin_unlock_irqrestore(&sim->lock, flags);
+			return;
+		}
+		state = iw->qp->state;
+		reset = iw->reset_req;
+		iw->reset_req = false;
+		close = iw->close_req;
+		term = iw->term_req;
+		term_act = iw->term_act;
+		iw->term_req = false;
+		running = iw->phase == IRDMA_SIM_IW_RUN;
+		spin_unlock_irqrestore(&sim->lock, flags);
+
+		if (iw->phase == IRDMA_SIM_IW_HANDOFF && !reset) {
+			if (irdma_sim_tcp_handoff(iw)) {
+				iw->phase = IRDMA_SIM_IW_DOWN;
+				iw->closed = true;
+				irdma_sim_iw_ae(iw, IRDMA_AE_LLP_CONNECTION_RESET,
+						IRDMA_AE_SOURCE_RSVD);
+			} else {
+				spin_lock_irqsave(&sim->lock, flags);
+				iw->phase = IRDMA_SIM_IW_RUN;
+				spin_unlock_irqrestore(&sim->lock, flags);
+				irdma_sim_iw_replay(iw);
+				wake_up(&sim->poll_wq);
+			}
+			progress = true;
+			running = iw->phase == IRDMA_SIM_IW_RUN;
+		}
+		if (reset && iw->sock) {
+			/* MODIFY to ERROR with RESETCON: abort with a RST */
+			irdma_sim_tcp_release(iw, true);
+			iw->closed = true;
+			iw->phase = IRDMA_SIM_IW_DOWN;
+			spin_lock_irqsave(&sim->lock, flags);
+			iw->qp->tcp_state = IRDMA_TCPS_CLOSED;
+			spin_unlock_irqrestore(&sim->lock, flags);
+		}
+		irdma_sim_iw_do_flush(iw);
+		if (state == IRDMA_QPS_ERROR)
+			iw->err = true;
+
+		if (running && iw->sock) {
+			if (term && term_act != IRDMA_TERM_SEND_FIN_ONLY &&
+			    term_act != IRDMA_TERM_DONOT_SEND_TERM_OR_FIN &&
+			    !iw->err)
+				irdma_sim_iw_send_term(iw, IRDMA_SIM_TERM_RDMAP |
+						       IRDMA_SIM_TERM_RDMAP_OP,
+						       0xff, NULL, 0);
+			if (term)
+				iw->err = true;
+			progress |= irdma_sim_iw_push(iw);
+			progress |= irdma_sim_iw_rx(iw);
+			if (!iw->err && (state == IRDMA_QPS_RTS ||
+					 state == IRDMA_QPS_CLOSING))
+				progress |= irdma_sim_iw_sq(iw);
+			progress |= irdma_sim_iw_push(iw);
+			/* FIN once the SQ drained */
+			if (!iw->fin_sent && iw->sock && !iw->closed &&
+			    ((close && !iw->msg.active && !iw->rs_cnt &&
+			      !iw->rr_cnt && iw->txoff == iw->txlen &&
+			      (iw->err || !irdma_sim_iw_sq_ready(iw))) ||
+			     (term && (term_act == IRDMA_TERM_SEND_TERM_AND_FIN ||
+				       term_act == IRDMA_TERM_SEND_FIN_ONLY) &&
+			      iw->txoff == iw->txlen))) {
+				irdma_sim_tcp_shutdown(iw);
+				iw->fin_sent = true;
+				progress = true;
+			}
+			irdma_sim_iw_close_check(iw, false, false);
+		}
+		if (!progress)
+			return;
+	}
+	irdma_sim_iw_kick(iw);
+}
+
+/* ------------------------------------------------------------------------ */
+/* CQP commands                                                             */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * irdma_sim_iw_create() - map the rings of a new iWARP QP, make its engine
+ * @sim: instance
+ * @cmd: CREATE_QP (failed on error)
+ * @qp: QP with its context copied; not yet published
+ *
+ * Context: the CQP worker.
+ * Return: true on success.
+ */
+bool irdma_sim_iw_create(struct irdma_sim *sim, struct irdma_sim_cmd *cmd,
+			 struct irdma_sim_qp *qp)
+{
+	u64 hdr = irdma_sim_qw(cmd, IRDMA_CQP_WQE_HDR);
+	u64 qw0 = le64_to_cpu(qp->ctx[IRDMA_QPC_QW0]);
+	u64 qw3 = le64_to_cpu(qp->ctx[IRDMA_QPC_QW3]);
+	u64 qw20 = le64_to_cpu(qp->ctx[IRDMA_QPC_QW20]);
+	u64 sq_pa = le64_to_cpu(qp->ctx[IRDMA_QPC_SQ_PA]);
+	u64 rq_pa = le64_to_cpu(qp->ctx[IRDMA_QPC_RQ_PA]);
+	bool virt = hdr & IRDMA_CQP_QP_QW3_VQ;
+	u32 sqq, rqq, enc_sq, enc_rq;
+	struct irdma_sim_iw *iw;
+	unsigned long flags;
+	int err;
+
+	enc_sq = FIELD_GET(IRDMA_QPC_QW3_SQSIZE, qw3);
+	enc_rq = FIELD_GET(IRDMA_QPC_QW3_RQSIZE, qw3);
+	if (enc_sq > ilog2(IRDMA_GEN2_MAX_WQ_QUANTA) - 2 ||
+	    enc_rq > ilog2(IRDMA_GEN2_MAX_RQ_QUANTA) - 2) {
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_SIZE,
+				   "QP %u: ring size codes %u/%u\n", qp->id,
+				   enc_sq, enc_rq);
+		return false;
+	}
+	sqq = 1U << (enc_sq + 2);
+	rqq = 1U << (enc_rq + 2);
+	iw = kzalloc(sizeof(*iw), GFP_KERNEL);
+	if (!iw) {
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_NO_RESOURCE,
+				   "QP %u: out of memory\n", qp->id);
+		return false;
+	}
+	iw->sim = sim;
+	iw->qp = qp;
+	iw->qpn = qp->id;
+	INIT_WORK(&iw->work, irdma_sim_iw_work);
+	INIT_LIST_HEAD(&iw->node);
+	INIT_HLIST_NODE(&iw->hnode);
+	skb_queue_head_init(&iw->held);
+	iw->sq_size = sqq;
+	iw->rq_shift = FIELD_GET(IRDMA_QPC_QW0_RQWQESIZE, qw0);
+	iw->rq_size = rqq >> iw->rq_shift;
+	iw->sq_pol = 1;
+	iw->rq_pol = 1;
+	iw->priv = qw20 & IRDMA_QPC_QW20_PRIVEN;
+	iw->fastreg = qw20 & IRDMA_QPC_QW20_FASTREGEN;
+	iw->pd = FIELD_GET(IRDMA_QPC_QW7_PDIDX,
+			   le64_to_cpu(qp->ctx[IRDMA_QPC_QW7])) |
+		 FIELD_GET(IRDMA_QPC_QW0_PDIDXHI, qw0) << 16;
+	err = irdma_sim_qmem_init(sim, &iw->sqm, sq_pa, virt, 1, sq_pa,
+				  (size_t)sqq * IRDMA_WQE_QUANTUM,
+				  IRDMA_WQE_QUANTUM);
+	if (!err)
+		err = irdma_sim_qmem_init(sim, &iw->rqm, rq_pa, virt, 1, rq_pa,
+					  (size_t)rqq * IRDMA_WQE_QUANTUM,
+					  IRDMA_WQE_QUANTUM);
+	if (!err) {
+		iw->pend = kvcalloc(sqq, sizeof(*iw->pend), GFP_KERNEL);
+		if (!iw->pend)
+			err = -ENOMEM;
+	}
+	if (err) {
+		irdma_sim_cmd_fail(sim, cmd, irdma_sim_errno_minor(err),
+				   "QP %u: SQ %#llx or RQ %#llx not usable (%d)\n",
+				   qp->id, sq_pa, rq_pa, err);
+		irdma_sim_qmem_fini(&iw->sqm);
+		irdma_sim_qmem_fini(&iw->rqm);
+		kvfree(iw->pend);
+		kfree(iw);
+		return false;
+	}
+	spin_lock_irqsave(&sim->lock, flags);
+	list_add_tail(&iw->node, &sim->iw_list);
+	spin_unlock_irqrestore(&sim->lock, flags);
+	qp->iw = iw;
+	return true;
+}
+
+/**
+ * irdma_sim_iw_read_ctx() - take the TCP and iWARP words of the context
+ * @iw: engine
+ * @ctx: the context copied by MODIFY_QP
+ */
+static void irdma_sim_iw_read_ctx(struct irdma_sim_iw *iw, const __le64 *ctx)
+{
+	u64 qw0 = le64_to_cpu(ctx[IRDMA_QPC_QW0]);
+	u64 qw3 = le64_to_cpu(ctx[IRDMA_QPC_QW3]);
+	u64 qw6 = le64_to_cpu(ctx[IRDMA_QPC_QW6]);
+	u64 qw7 = le64_to_cpu(ctx[IRDMA_QPC_QW7]);
+	u64 qw20 = le64_to_cpu(ctx[IRDMA_QPC_QW20]);
+	u64 w;
+	u32 ird;
+
+	iw->ipv4 = qw0 & IRDMA_QPC_QW0_IPV4;
+	iw->lport = FIELD_GET(IRDMA_QPC_QW3_SRCPORT, qw3);
+	iw->rport = FIELD_GET(IRDMA_QPC_QW3_DESTPORT, qw3);
+	iw->ttl = FIELD_GET(IRDMA_QPC_QW3_TTL, qw3);
+	iw->tos = FIELD_GET(IRDMA_QPC_QW3_TOS, qw3);
+	w = le64_to_cpu(ctx[IRDMA_QPC_DEST_IP_LO]);
+	iw->rip[2] = iw->ipv4 ? 0 : upper_32_bits(w);
+	iw->rip[3] = lower_32_bits(w);
+	w = le64_to_cpu(ctx[IRDMA_QPC_DEST_IP_HI]);
+	iw->rip[0] = iw->ipv4 ? 0 : upper_32_bits(w);
+	iw->rip[1] = iw->ipv4 ? 0 : lower_32_bits(w);
+	w = le64_to_cpu(ctx[IRDMA_QPC_LOCAL_IP_LO]);
+	iw->lip[2] = iw->ipv4 ? 0 : upper_32_bits(w);
+	iw->lip[3] = lower_32_bits(w);
+	w = le64_to_cpu(ctx[IRDMA_QPC_LOCAL_IP_HI]);
+	iw->lip[0] = iw->ipv4 ? 0 : upper_32_bits(w);
+	iw->lip[1] = iw->ipv4 ? 0 : lower_32_bits(w);
+	iw->mss = FIELD_GET(IRDMA_QPC_QW6_SNDMSS, qw6);
+	iw->snd_ws = FIELD_GET(IRDMA_QPC_QW7_SNDSCALE, qw7);
+	iw->rcv_ws = FIELD_GET(IRDMA_QPC_QW7_RCVSCALE, qw7);
+	w = le64_to_cpu(ctx[IRDMA_QPC_QW10]);
+	iw->snd_nxt = FIELD_GET(IRDMA_QPC_QW10_SNDNXT, w);
+	iw->snd_wnd = FIELD_GET(IRDMA_QPC_QW10_SNDWND, w);
+	w = le64_to_cpu(ctx[IRDMA_QPC_QW11]);
+	iw->rcv_nxt = FIELD_GET(IRDMA_QPC_QW11_RCVNXT, w);
+	iw->rcv_wnd = FIELD_GET(IRDMA_QPC_QW11_RCVWND, w);
+	iw->max_snd_wnd = FIELD_GET(IRDMA_QPC_QW16_MAXSNDWND,
+				    le64_to_cpu(ctx[IRDMA_QPC_QW16]));
+	iw->crc = !(qw20 & IRDMA_QPC_QW20_RCVNOMPACRC);
+	iw->ord = clamp_t(u32, FIELD_GET(IRDMA_QPC_QW20_ORDSIZE, qw20), 1,
+			  IRDMA_GEN2_MAX_ORD);
+	/* IRDSIZE holds 2 x IRD rounded up to a power of two, at least 4 */
+	ird = 4U << min_t(u32, 2 * FIELD_GET(IRDMA_QPC_QW20_IRDSIZE, qw20), 6);
+	iw->ird = min_t(u32, ird, 256);
+	iw->priv = qw20 & IRDMA_QPC_QW20_PRIVEN;
+	iw->fastreg = qw20 & IRDMA_QPC_QW20_FASTREGEN;
+	/* the MSS may not be below what a frame needs */
+	if (iw->mss < 128)
+		iw->mss = 128;
+}
+
+/**
+ * irdma_sim_iw_modify() - MODIFY_QP of an iWARP QP, after the model took
+ * over the new context and state
+ * @sim: instance
+ * @qp: QP
+ * @hdr: command header
+ *
+ * Context: the CQP worker.
+ * Return: 0, or the CQP minor code of a refused transition.
+ */
+u16 irdma_sim_iw_modify(struct irdma_sim *sim, struct irdma_sim_qp *qp, u64 hdr)
+{
+	u32 next = FIELD_GET(IRDMA_CQP_QP_QW3_NEXTIWSTATE, hdr);
+	struct irdma_sim_iw *iw = qp->iw;
+	unsigned long flags;
+	u64 qw20;
+
+	if (!iw)
+		return 0;
+	if (next == IRDMA_QPS_RTS && (hdr & IRDMA_CQP_QP_QW3_TOECTXVALID) &&
+	    iw->phase == IRDMA_SIM_IW_IDLE) {
+		qw20 = le64_to_cpu(qp->ctx[IRDMA_QPC_QW20]);
+		if (qw20 & (IRDMA_QPC_QW20_SNDMARKERS | IRDMA_QPC_QW20_RCVMARKERS)) {
+			dev_info_ratelimited(&sim->dev,
+					     "QP %u: MPA markers are not supported\n",
+					     qp->id);
+			return IRDMA_CQP_MINOR_INVALID_STATE;
+		}
+		if (irdma_sim_iw_alloc_bufs(iw))
+			return IRDMA_CQP_MINOR_NO_RESOURCE;
+		irdma_sim_iw_read_ctx(iw, qp->ctx);
+		iw->rreads = kvcalloc(iw->ord, sizeof(*iw->rreads), GFP_KERNEL);
+		iw->rresps = kvcalloc(iw->ird, sizeof(*iw->rresps), GFP_KERNEL);
+		if (!iw->rreads || !iw->rresps) {
+			kvfree(iw->rreads);
+			kvfree(iw->rresps);
+			iw->rreads = NULL;
+			iw->rresps = NULL;
+			irdma_sim_iw_free_bufs(iw);
+			return IRDMA_CQP_MINOR_NO_RESOURCE;
+		}
+		iw->msn[IRDMA_SIM_QN_SEND] = 1;
+		iw->msn[IRDMA_SIM_QN_RREQ] = 1;
+		iw->msn[IRDMA_SIM_QN_TERM] = 1;
+		iw->rx_msn[IRDMA_SIM_QN_SEND] = 1;
+		iw->rx_msn[IRDMA_SIM_QN_RREQ] = 1;
+		iw->rx_msn[IRDMA_SIM_QN_TERM] = 1;
+		spin_lock_irqsave(&sim->lock, flags);
+		iw->phase = IRDMA_SIM_IW_HANDOFF;
+		irdma_sim_iw_quad_add(iw);
+		spin_unlock_irqrestore(&sim->lock, flags);
+	}
+	spin_lock_irqsave(&sim->lock, flags);
+	switch (next) {
+	case IRDMA_QPS_CLOSING:
+		iw->close_req = true;
+		break;
+	case IRDMA_QPS_ERROR:
+		if (hdr & IRDMA_CQP_QP_QW3_RESETCON)
+			iw->reset_req = true;
+		break;
+	case IRDMA_QPS_TERMINATE:
+		iw->term_req = true;
+		iw->term_act = FIELD_GET(IRDMA_CQP_QP_QW3_TERMACT, hdr);
+		break;
+	}
+	spin_unlock_irqrestore(&sim->lock, flags);
+	irdma_sim_iw_kick(iw);
+	/* a reset is done when the command completes */
+	if (next == IRDMA_QPS_ERROR)
+		flush_work(&iw->work);
+	return 0;
+}
+
+/**
+ * irdma_sim_iw_flush() - FLUSH_WQES of an iWARP QP
+ * @sim: instance
+ * @qp: QP
+ * @hdr: command header
+ * @qw2: flush codes
+ *
+ * The flush CQEs are written before the command completes.
+ *
+ * Context: the CQP worker.
+ */
+void irdma_sim_iw_flush(struct irdma_sim *sim, struct irdma_sim_qp *qp,
+			u64 hdr, u64 qw2)
+{
+	struct irdma_sim_iw *iw = qp->iw;
+	bool user = hdr & IRDMA_CQP_FLUSH_QW3_USERFLCODE;
+	unsigned long flags;
+
+	if (!iw || !(hdr & (IRDMA_CQP_FLUSH_QW3_FLUSHSQ |
+			    IRDMA_CQP_FLUSH_QW3_FLUSHRQ)))
+		return;
+	spin_lock_irqsave(&sim->lock, flags);
+	if (hdr & IRDMA_CQP_FLUSH_QW3_FLUSHSQ) {
+		iw->flush_sq = true;
+		iw->flush_sq_minor = user ?
+			FIELD_GET(IRDMA_CQP_FLUSH_QW2_SQMNERR, qw2) : 0;
+	}
+	if (hdr & IRDMA_CQP_FLUSH_QW3_FLUSHRQ) {
+		iw->flush_rq = true;
+		iw->flush_rq_minor = user ?
+			FIELD_GET(IRDMA_CQP_FLUSH_QW2_RQMNERR, qw2) : 0;
+	}
+	spin_unlock_irqrestore(&sim->lock, flags);
+	irdma_sim_iw_kick(iw);
+	flush_work(&iw->work);
+}
+
+/**
+ * irdma_sim_iw_doorbell() - WQEALLOC named an iWARP QP
+ * @sim: instance
+ * @qp: live QP
+ *
+ * Context: sim->lock held.
+ */
+void irdma_sim_iw_doorbell(struct irdma_sim *sim, struct irdma_sim_qp *qp)
+{
+	lockdep_assert_held(&sim->lock);
+	if (qp->iw && qp->iw->phase == IRDMA_SIM_IW_RUN)
+		irdma_sim_iw_kick(qp->iw);
+}
+
+/**
+ * irdma_sim_iw_destroy() - stop the engine of a QP and free it
+ * @sim: instance
+ * @qp: QP being destroyed or purged
+ *
+ * After this the model never touches the QP's memory again; the socket is
+ * closed (aborted with a RST if the connection was still up).
+ *
+ * Context: process context (the CQP worker or teardown); sim->lock not
+ * held.
+ */
+void irdma_sim_iw_destroy(struct irdma_sim *sim, struct irdma_sim_qp *qp)
+{
+	struct irdma_sim_iw *iw = qp->iw;
+	unsigned long flags;
+
+	if (!iw)
+		return;
+	spin_lock_irqsave(&sim->lock, flags);
+	WRITE_ONCE(iw->stopping, true);
+	list_del_init(&iw->node);
+	if (!hlist_unhashed(&iw->hnode))
+		hash_del_rcu(&iw->hnode);
+	spin_unlock_irqrestore(&sim->lock, flags);
+	cancel_work_sync(&iw->work);
+	irdma_sim_tcp_release(iw, !iw->closed);
+	cancel_work_sync(&iw->work);
+	skb_queue_purge(&iw->held);
+	irdma_sim_qmem_fini(&iw->sqm);
+	irdma_sim_qmem_fini(&iw->rqm);
+	irdma_sim_iw_free_bufs(iw);
+	kvfree(iw->pend);
+	kvfree(iw->rreads);
+	kvfree(iw->rresps);
+	qp->iw = NULL;
+	kfree_rcu(iw, rcu);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The doorbell poller                                                      */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * irdma_sim_iw_poll_scan() - kick every running QP with work
+ * @sim: instance
+ * @any: set when a running QP exists
+ *
+ * Return: true when some QP had work.
+ */
+static bool irdma_sim_iw_poll_scan(struct irdma_sim *sim, bool *any)
+{
+	struct irdma_sim_iw *iw;
+	unsigned long flags;
+	bool found = false;
+
+	*any = false;
+	spin_lock_irqsave(&sim->lock, flags);
+	list_for_each_entry(iw, &sim->iw_list, node) {
+		if (iw->phase != IRDMA_SIM_IW_RUN || iw->err ||
+		    !irdma_sim_iw_live(iw))
+			continue;
+		*any = true;
+		if ((!iw->sq_blocked && !iw->msg.active &&
+		     irdma_sim_iw_sq_ready(iw)) ||
+		    (iw->rq_stalled && irdma_sim_iw_rq_ready(iw))) {
+			irdma_sim_iw_kick(iw);
+			found = true;
+		}
+	}
+	spin_unlock_irqrestore(&sim->lock, flags);
+	return found;
+}
+
+/**
+ * irdma_sim_iw_poller() - the user doorbell poller thread
+ * @arg: instance
+ *
+ * Return: 0.
+ */
+static int irdma_sim_iw_poller(void *arg)
+{
+	struct irdma_sim *sim = arg;
+	u64 last = 0;
+	bool any;
+
+	while (!kthread_should_stop()) {
+		if (irdma_sim_iw_poll_scan(sim, &any))
+			last = ktime_get_ns();
+		if (!any) {
+			wait_event_interruptible_timeout(sim->poll_wq,
+							 kthread_should_stop(),
+							 HZ);
+			continue;
+		}
+		if (ktime_get_ns() - last < IRDMA_SIM_POLL_BUSY_NS)
+			usleep_range(20, 50);
+		else
+			usleep_range(2000, 2500);
+	}
+	return 0;
+}
+
+/**
+ * irdma_sim_iw_init() - the engine's per-instance parts
+ * @sim: instance being created
+ *
+ * Return: 0 or a negative errno.
+ */
+int irdma_sim_iw_init(struct irdma_sim *sim)
+{
+	INIT_LIST_HEAD(&sim->iw_list);
+	hash_init(sim->iw_quads);
+	init_waitqueue_head(&sim->poll_wq);
+	sim->iw_wq = alloc_workqueue("%s%u_iw", WQ_UNBOUND | WQ_MEM_RECLAIM, 0,
+				     IRDMA_SIM_MODNAME, sim->id);
+	if (!sim->iw_wq)
+		return -ENOMEM;
+	sim->poller = kthread_run(irdma_sim_iw_poller, sim, "%s%u_poll",
+				  IRDMA_SIM_MODNAME, sim->id);
+	if (IS_ERR(sim->poller)) {
+		destroy_workqueue(sim->iw_wq);
+		return PTR_ERR(sim->poller);
+	}
+	return 0;
+}
+
+/**
+ * irdma_sim_iw_fini() - undo irdma_sim_iw_init()
+ * @sim: instance whose QPs are all destroyed
+ */
+void irdma_sim_iw_fini(struct irdma_sim *sim)
+{
+	kthread_stop(sim->poller);
+	destroy_workqueue(sim->iw_wq);
+}
+
+/**
+ * irdma_sim_iw_show() - debugfs: the engines
+ * @sim: instance
+ * @s: seq_file
+ */
+void irdma_sim_iw_show(struct irdma_sim *sim, struct seq_file *s)
+{
+	struct irdma_sim_iw *iw;
+	unsigned long flags;
+
+	spin_lock_irqsave(&sim->lock, flags);
+	list_for_each_entry(iw, &sim->iw_list, node)
+		seq_printf(s,
+			   "qp %u phase %d err %d sq %u/%u rq %u/%u pend %u rr %u rs %u tx_fpdus %llu tx_bytes %llu rx_fpdus %llu rx_bytes %llu sq_wqes %llu rq_wqes %llu cqes %llu crc_errors %llu terms %llu held %llu held_dropped %llu\n",
+			   iw->qpn, iw->phase, iw->err, iw->sq_tail, iw->sq_size,
+			   iw->rq_tail, iw->rq_size, iw->pend_cnt, iw->rr_cnt,
+			   iw->rs_cnt, iw->stats.tx_fpdus, iw->stats.tx_bytes,
+			   iw->stats.rx_fpdus, iw->stats.rx_bytes,
+			   iw->stats.sq_wqes, iw->stats.rq_wqes, iw->stats.cqes,
+			   iw->stats.crc_errors, iw->stats.terms_sent,
+			   iw->stats.held, iw->stats.held_dropped);
+	spin_unlock_irqrestore(&sim->lock, flags);
+}

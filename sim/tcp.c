@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * irdma_sim - the TCP offload: the connection the driver's CM made over
+ * the ILQ continues on a kernel TCP socket restored with TCP_REPAIR in the
+ * netdev's namespace (shared/ref/tcp-handoff-notes.md).
+ *
+ * The handoff runs in the QP's work item (a kworker has CAP_NET_ADMIN),
+ * in the order the notes found to work: TCP_REPAIR on; the send and
+ * receive queue sequence numbers (snd_nxt and rcv_nxt of the context:
+ * the CM's bytes are all acknowledged and the passive side's MPA reply is
+ * not sent yet - it goes out as the LSMM); bind and connect, which in
+ * repair mode send nothing and leave the socket ESTABLISHED;
+ * TCP_REPAIR_OPTIONS (MSS, window scales); TCP_REPAIR_WINDOW (the
+ * windows of the context); the MSS trap: no timestamps, so the header
+ * length is the bare TCP header, and tcp_sync_mss() with the route's MTU;
+ * then TCP_REPAIR off (one window-probe ACK goes out).  Frames of the quad
+ * that arrived meanwhile were held by the rx_handler (qp.c) and are
+ * replayed into the stack afterwards; TCP drops what it already has.
+ *
+ * The socket's data_ready, write_space and state_change callbacks only
+ * queue the QP's work.  A socket is released with SO_LINGER 0 (a RST) when
+ * the connection must be aborted, else normally.  The socket holds a
+ * reference on its namespace like a user socket.
+ */
+
+#include <linux/net.h>
+#include <linux/tcp.h>
+#include <net/inet_sock.h>
+#include <net/ip.h>
+#include <net/ipv6.h>
+#include <net/net_namespace.h>
+#include <net/sock.h>
+#include <net/tcp.h>
+
+#include "iw.h"
+
+/**
+ * irdma_sim_tcp_setopt() - setsockopt on a kernel socket
+ * @sock: socket
+ * @level: SOL_*
+ * @opt: option
+ * @val: value
+ * @len: its bytes
+ *
+ * Return: 0 or a negative errno.
+ */
+static int irdma_sim_tcp_setopt(struct socket *sock, int level, int opt,
+				void *val, unsigned int len)
+{
+	if (level == SOL_SOCKET)
+		return sock_setsockopt(sock, level, opt, KERNEL_SOCKPTR(val), len);
+	return sock->ops->setsockopt(sock, level, opt, KERNEL_SOCKPTR(val), len);
+}
+
+/**
+ * irdma_sim_tcp_int() - setsockopt of an int
+ * @sock: socket
+ * @level: SOL_*
+ * @opt: option
+ * @v: value
+ *
+ * Return: 0 or a negative errno.
+ */
+static int irdma_sim_tcp_int(struct socket *sock, int level, int opt, int v)
+{
+	return irdma_sim_tcp_setopt(sock, level, opt, &v, sizeof(v));
+}
+
+/* callbacks: only kick the engine */
+
+static void irdma_sim_tcp_data_ready(struct sock *sk)
+{
+	struct irdma_sim_iw *iw;
+
+	read_lock_bh(&sk->sk_callback_lock);
+	iw = sk->sk_user_data;
+	if (iw)
+		irdma_sim_iw_kick(iw);
+	read_unlock_bh(&sk->sk_callback_lock);
+}
+
+static void irdma_sim_tcp_write_space(struct sock *sk)
+{
+	struct irdma_sim_iw *iw;
+
+	read_lock_bh(&sk->sk_callback_lock);
+	iw = sk->sk_user_data;
+	if (iw && sk_stream_is_writeable(sk)) {
+		if (sk->sk_socket)
+			clear_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
+		irdma_sim_iw_kick(iw);
+	}
+	read_unlock_bh(&sk->sk_callback_lock);
+}
+
+/**
+ * irdma_sim_tcp_addr() - a socket address from words
+ * @ss: filled
+ * @ipv4: IPv4 (word 3)
+ * @ip: address, word 0 most significant
+ * @port: port
+ * @ifindex: scope of a link-local IPv6 address
+ *
+ * Return: the address length.
+ */
+static int irdma_sim_tcp_addr(struct sockaddr_storage *ss, bool ipv4,
+			      const u32 ip[4], u16 port, int ifindex)
+{
+	struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)ss;
+	struct sockaddr_in *s4 = (struct sockaddr_in *)ss;
+	int i;
+
+	memset(ss, 0, sizeof(*ss));
+	if (ipv4) {
+		s4->sin_family = AF_INET;
+		s4->sin_port = htons(port);
+		s4->sin_addr.s_addr = htonl(ip[3]);
+		return sizeof(*s4);
+	}
+	s6->sin6_family = AF_INET6;
+	s6->sin6_port = htons(port);
+	for (i = 0; i < 4; i++)
+		s6->sin6_addr.s6_addr32[i] = htonl(ip[i]);
+	if (ipv6_addr_type(&s6->sin6_addr) & IPV6_ADDR_LINKLOCAL)
+		s6->sin6_scope_id = ifindex;
+	return sizeof(*s6);
+}
+
+/**
+ * irdma_sim_tcp_handoff() - continue the QP's connection on a socket
+ * @iw: engine in the handoff phase, connection read from the context
+ *
+ * Context: the QP's work (kworker: CAP_NET_ADMIN).
+ * Return: 0 or a negative errno (the connection is lost).
+ */
+int irdma_sim_tcp_handoff(struct irdma_sim_iw *iw)
+{
+	struct irdma_sim *sim = iw->sim;
+	struct net *net = dev_net(sim->netdev);
+	struct tcp_repair_opt opts[2];
+	struct tcp_repair_window win;
+	struct sockaddr_storage ss;
+	struct dst_entry *dst;
+	struct socket *sock;
+	unsigned long flags;
+	struct sock *sk;
+	int len, err;
+
+	err = sock_create_kern(net, iw->ipv4 ? AF_INET : AF_INET6, SOCK_STREAM,
+			       IPPROTO_TCP, &sock);
+	if (err)
+		return err;
+	sk = sock->sk;
+	/* hold the namespace like a user socket does */
+	sk->sk_net_refcnt = 1;
+	get_net_track(net, &sk->ns_tracker, GFP_KERNEL);
+	sock_inuse_add(net, 1);
+
+	err = irdma_sim_tcp_int(sock, SOL_TCP, TCP_REPAIR, TCP_REPAIR_ON);
+	if (!err)
+		err = irdma_sim_tcp_int(sock, SOL_TCP, TCP_REPAIR_QUEUE,
+					TCP_SEND_QUEUE);
+	if (!err)
+		err = irdma_sim_tcp_int(sock, SOL_TCP, TCP_QUEUE_SEQ, iw->snd_nxt);
+	if (!err)
+		err = irdma_sim_tcp_int(sock, SOL_TCP, TCP_REPAIR_QUEUE,
+					TCP_RECV_QUEUE);
+	if (!err)
+		err = irdma_sim_tcp_int(sock, SOL_TCP, TCP_QUEUE_SEQ, iw->rcv_nxt);
+	if (!err)
+		err = irdma_sim_tcp_int(sock, SOL_TCP, TCP_REPAIR_QUEUE,
+					TCP_NO_QUEUE);
+	if (err)
+		goto fail;
+	len = irdma_sim_tcp_addr(&ss, iw->ipv4, iw->lip, iw->lport,
+				 sim->netdev->ifindex);
+	err = kernel_bind(sock, (struct sockaddr *)&ss, len);
+	if (err)
+		goto fail;
+	len = irdma_sim_tcp_addr(&ss, iw->ipv4, iw->rip, iw->rport,
+				 sim->netdev->ifindex);
+	err = kernel_connect(sock, (struct sockaddr *)&ss, len, 0);
+	if (err)
+		goto fail;
+
+	opts[0].opt_code = TCPOPT_MSS;
+	opts[0].opt_val = iw->mss;
+	opts[1].opt_code = TCPOPT_WINDOW;
+	opts[1].opt_val = iw->snd_ws | (u32)iw->rcv_ws << 16;
+	err = irdma_sim_tcp_setopt(sock, SOL_TCP, TCP_REPAIR_OPTIONS, opts,
+				   sizeof(opts));
+	if (err)
+		goto fail;
+	win.snd_wl1 = iw->rcv_nxt;
+	win.snd_wnd = iw->snd_wnd;
+	win.max_window = max(iw->max_snd_wnd, iw->snd_wnd);
+	win.rcv_wnd = iw->rcv_wnd;
+	win.rcv_wup = iw->rcv_nxt;
+	err = irdma_sim_tcp_setopt(sock, SOL_TCP, TCP_REPAIR_WINDOW, &win,
+				   sizeof(win));
+	if (err)
+		goto fail;
+
+	/* the MSS trap: no timestamps, then the working MSS from the route */
+	lock_sock(sk);
+	tcp_sk(sk)->tcp_header_len = sizeof(struct tcphdr);
+	dst = __sk_dst_get(sk);
+	if (dst)
+		tcp_sync_mss(sk, dst_mtu(dst));
+	release_sock(sk);
+
+	irdma_sim_tcp_int(sock, SOL_TCP, TCP_NODELAY, 1);
+	if (iw->ipv4) {
+		irdma_sim_tcp_int(sock, SOL_IP, IP_TOS, iw->tos);
+		if (iw->ttl)
+			irdma_sim_tcp_int(sock, SOL_IP, IP_TTL, iw->ttl);
+	} else {
+		irdma_sim_tcp_int(sock, SOL_IPV6, IPV6_TCLASS, iw->tos);
+		if (iw->ttl)
+			irdma_sim_tcp_int(sock, SOL_IPV6, IPV6_UNICAST_HOPS,
+					  iw->ttl);
+	}
+
+	write_lock_bh(&sk->sk_callback_lock);
+	sk->sk_user_data = iw;
+	sk->sk_data_ready = irdma_sim_tcp_data_ready;
+	sk->sk_write_space = irdma_sim_tcp_write_space;
+	sk->sk_state_change = irdma_sim_tcp_data_ready;
+	write_unlock_bh(&sk->sk_callback_lock);
+	sk->sk_allocation = GFP_ATOMIC;
+
+	err = irdma_sim_tcp_int(sock, SOL_TCP, TCP_REPAIR, TCP_REPAIR_OFF);
+	if (err)
+		goto fail_cb;
+	spin_lock_irqsave(&sim->lock, flags);
+	iw->sock = sock;
+	iw->qp->tcp_state = IRDMA_TCPS_ESTABLISHED;
+	spin_unlock_irqrestore(&sim->lock, flags);
+	return 0;
+
+fail_cb:
+	write_lock_bh(&sk->sk_callback_lock);
+	sk->sk_user_data = NULL;
+	write_unlock_bh(&sk->sk_callback_lock);
+fail:
+	dev_warn_ratelimited(&sim->dev, "QP %u: TCP handoff failed: %d\n",
+			     iw->qpn, err);
+	sock_release(sock);
+	return err;
+}
+
+/**
+ * irdma_sim_tcp_release() - close the QP's socket
+ * @iw: engine; its work is not running
+ * @abort: send a RST (SO_LINGER 0) instead of closing normally
+ */
+void irdma_sim_tcp_release(struct irdma_sim_iw *iw, bool abort)
+{
+	struct irdma_sim *sim = iw->sim;
+	struct socket *sock = iw->sock;
+	struct linger l = { .l_onoff = 1, .l_linger = 0 };
+	unsigned long flags;
+	struct sock *sk;
+
+	if (!sock)
+		return;
+	sk = sock->sk;
+	write_lock_bh(&sk->sk_callback_lock);
+	sk->sk_user_data = NULL;
+	write_unlock_bh(&sk->sk_callback_lock);
+	spin_lock_irqsave(&sim->lock, flags);
+	iw->sock = NULL;
+	iw->ready = false;
+	spin_unlock_irqrestore(&sim->lock, flags);
+	if (abort)
+		irdma_sim_tcp_setopt(sock, SOL_SOCKET, SO_LINGER, &l, sizeof(l));
+	sock_release(sock);
+}
+
+/**
+ * irdma_sim_tcp_shutdown() - send FIN
+ * @iw: engine with a socket
+ */
+void irdma_sim_tcp_shutdown(struct irdma_sim_iw *iw)
+{
+	kernel_sock_shutdown(iw->sock, SHUT_WR);
+}
+
+/**
+ * irdma_sim_tcp_send() - give bytes to the socket without blocking
+ * @iw: engine with a socket
+ * @buf: bytes
+ * @len: count
+ *
+ * Return: bytes taken, -EAGAIN, or another negative errno.
+ */
+int irdma_sim_tcp_send(struct irdma_sim_iw *iw, const void *buf, u32 len)
+{
+	struct msghdr msg = { .msg_flags = MSG_DONTWAIT | MSG_NOSIGNAL };
+	struct kvec v = { .iov_base = (void *)buf, .iov_len = len };
+
+	return kernel_sendmsg(iw->sock, &msg, &v, 1, len);
+}
+
+/**
+ * irdma_sim_tcp_recv() - take bytes from the socket without blocking
+ * @iw: engine with a socket
+ * @buf: destination
+ * @len: room
+ *
+ * Return: bytes, 0 at the end of the stream, -EAGAIN, or another
+ * negative errno.
+ */
+int irdma_sim_tcp_recv(struct irdma_sim_iw *iw, void *buf, u32 len)
+{
+	struct msghdr msg = { .msg_flags = MSG_DONTWAIT | MSG_NOSIGNAL };
+	struct kvec v = { .iov_base = buf, .iov_len = len };
+
+	return kernel_recvmsg(iw->sock, &msg, &v, 1, len, MSG_DONTWAIT);
+}
+
+/**
+ * irdma_sim_tcp_state() - the socket's TCP state in the adapter's encoding
+ * @iw: engine with a socket
+ *
+ * Return: IRDMA_TCPS_*.
+ */
+u8 irdma_sim_tcp_state(struct irdma_sim_iw *iw)
+{
+	switch (READ_ONCE(iw->sock->sk->sk_state)) {
+	case TCP_ESTABLISHED:
+		return IRDMA_TCPS_ESTABLISHED;
+	case TCP_SYN_SENT:
+		return IRDMA_TCPS_SYN_SENT;
+	case TCP_SYN_RECV:
+		return IRDMA_TCPS_SYN_RECEIVED;
+	case TCP_FIN_WAIT1:
+		return IRDMA_TCPS_FIN_WAIT_1;
+	case TCP_FIN_WAIT2:
+		return IRDMA_TCPS_FIN_WAIT_2;
+	case TCP_TIME_WAIT:
+		return IRDMA_TCPS_TIME_WAIT;
+	case TCP_CLOSE_WAIT:
+		return IRDMA_TCPS_CLOSE_WAIT;
+	case TCP_LAST_ACK:
+		return IRDMA_TCPS_LAST_ACK;
+	case TCP_LISTEN:
+		return IRDMA_TCPS_LISTEN;
+	case TCP_CLOSING:
+		return IRDMA_TCPS_CLOSING;
+	default:
+		return IRDMA_TCPS_CLOSED;
+	}
+}
