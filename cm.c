@@ -562,7 +562,9 @@ static void irdma_build_mpa_v1(struct irdma_cm_node *cm_node, void *start_addr,
  * @mpa_key: true for a request (offers Write and, if our ORD allows it,
  *	Read RTR), false for a reply (carries the one RTR chosen)
  *
- * Flag A (peer-to-peer) is always set in a request and echoed in a reply.
+ * Flag A (peer-to-peer) is always set in a request; a reply echoes it
+ * when the request had it and then carries the RTR chosen, else neither
+ * (the client-server model).
  */
 static void irdma_build_mpa_v2(struct irdma_cm_node *cm_node, void *start_addr,
 			       bool mpa_key)
@@ -574,8 +576,10 @@ static void irdma_build_mpa_v2(struct irdma_cm_node *cm_node, void *start_addr,
 	irdma_build_mpa_v1(cm_node, p, mpa_key);
 	p[IRDMA_MPA_OFF_FLAGS] |= IRDMA_MPA_FLAG_V2;
 
-	ird = irdma_mpa_ird_ord_wire(cm_node->ird, none) | IRDMA_MPA_V2_PEER2PEER;
+	ird = irdma_mpa_ird_ord_wire(cm_node->ird, none);
 	ord = irdma_mpa_ird_ord_wire(cm_node->ord, none);
+	if (mpa_key || cm_node->p2p)
+		ird |= IRDMA_MPA_V2_PEER2PEER;
 	if (mpa_key) {
 		ord |= IRDMA_MPA_V2_RTR_WRITE;
 		if (cm_node->ord)
@@ -650,15 +654,22 @@ static void irdma_record_ird_ord(struct irdma_cm_node *cm_node, u32 conn_ird,
  *
  * Rules (0x3FFF from the peer means "no value": it does not limit us):
  * Responder:
- *  - flag A is required in a v2 request; without it: no matching RTR;
- *  - RTR: Read if offered, the initiator's ORD >= 1 and our IRD >= 1;
- *    else Write if offered; else no matching RTR (0x07), except that a
- *    Read offer we could take but for our IRD 0 is "insufficient IRD"
- *    (0x06);
+ *  - without flag A (peer-to-peer) the request asks for the client-server
+ *    model of RFC 5044: no RTR, the initiator sends the first FPDU (our
+ *    LSMM waits for it); RTR bits without flag A mean nothing.  soft-iWARP
+ *    asks this way;
+ *  - with flag A, RTR: Read if offered, the initiator's ORD >= 1 and our
+ *    IRD >= 1; else Write if offered; else no matching RTR (0x07), except
+ *    that a Read offer we could take but for our IRD 0 is "insufficient
+ *    IRD" (0x06);
  *  - our ORD is capped at the initiator's IRD.
- * Initiator:
- *  - the reply must echo flag A and pick exactly one RTR we offered
- *    (Read only if our ORD >= 1); else no matching RTR (0x07);
+ * Initiator (our request always sets flag A and offers Write, and Read
+ * if our ORD >= 1):
+ *  - a reply without flag A and without RTR bits takes the client-server
+ *    model (no RTR; we send first anyway); one without flag A but with
+ *    RTR bits is inconsistent: no matching RTR (0x07);
+ *  - a reply with flag A must pick exactly one RTR we offered (Read only
+ *    if our ORD >= 1); else no matching RTR (0x07);
  *  - the responder's ORD must not exceed our IRD: insufficient IRD (0x06);
  *  - our ORD is capped at the responder's IRD.
  * On failure cm_node->mpa_err holds the MPA error code.
@@ -676,8 +687,19 @@ static int irdma_negotiate_mpa_v2_ird_ord(struct irdma_cm_node *cm_node,
 
 	cm_node->mpa_err = 0;
 	if (!cm_node->p2p) {
-		cm_node->mpa_err = IRDMA_MPA_ERR_NO_MATCH_RTR;
-		return -EINVAL;
+		cm_node->rtr = IRDMA_RTR_NONE;
+		if (!responder &&
+		    (cm_node->peer_rtr_read || cm_node->peer_rtr_write)) {
+			cm_node->mpa_err = IRDMA_MPA_ERR_NO_MATCH_RTR;
+			return -EINVAL;
+		}
+		if (!responder && !no_ord && peer_ord > cm_node->ird) {
+			cm_node->mpa_err = IRDMA_MPA_ERR_INSUFF_IRD;
+			return -EINVAL;
+		}
+		if (!no_ird && cm_node->ord > peer_ird)
+			cm_node->ord = peer_ird;
+		return 0;
 	}
 
 	if (responder) {
@@ -1809,9 +1831,11 @@ static int irdma_send_mpa_request(struct irdma_cm_node *cm_node)
  * @pdata: private data for the peer, or NULL
  * @plen: bytes of @pdata
  *
- * The reply and the FIN go in one segment (retransmitted until
- * acknowledged); the node moves to FIN_WAIT1 (LAST_ACK if the peer's
- * FIN came first).
+ * The reply is retransmitted until acknowledged; the FIN follows once it
+ * is (irdma_cm_ack_advance()), in a segment of its own: a peer that
+ * handles data and close in separate work items (soft-iWARP) could see
+ * the close first and lose the reject's private data.  The node moves to
+ * FIN_WAIT1 (LAST_ACK if the peer's FIN came first) at once.
  *
  * Context: cm_core->mutex held.
  * Return: 0, -EINVAL or -ENOMEM.
@@ -1828,10 +1852,10 @@ static int irdma_send_mpa_reject(struct irdma_cm_node *cm_node,
 	irdma_free_retrans_entry(cm_node);
 	ret = irdma_cm_send_seg(cm_node, NULL, 0, cm_node->mpa_frame,
 				cm_node->mpa_frame_len,
-				IRDMA_TCP_ACK | IRDMA_TCP_PSH | IRDMA_TCP_FIN,
-				true);
+				IRDMA_TCP_ACK | IRDMA_TCP_PSH, true);
 	if (ret)
 		return ret;
+	cm_node->fin_deferred = true;
 	irdma_cm_set_state(cm_node, peer_fin ? IRDMA_CM_STATE_LAST_ACK :
 			   IRDMA_CM_STATE_FIN_WAIT1);
 	return 0;
@@ -2508,13 +2532,6 @@ static void irdma_cm_mpa_request_rcvd(struct irdma_cm_node *cm_node)
 		irdma_passive_open_err(cm_node, true);
 		return;
 	}
-	if (cm_node->mpa_enhanced && !cm_node->p2p) {
-		cm_node->mpa_err = IRDMA_MPA_ERR_NO_MATCH_RTR;
-		cm_node->core->stats.rejects++;
-		irdma_cm_uncount(cm_node);
-		irdma_send_mpa_reject(cm_node, NULL, 0);
-		return;
-	}
 	if (!listener || listener->destroyed || !listener->cm_id) {
 		irdma_passive_open_err(cm_node, true);
 		return;
@@ -2655,7 +2672,8 @@ static void irdma_handle_fin_pkt(struct irdma_cm_node *cm_node)
 		break;
 	case IRDMA_CM_STATE_FIN_WAIT1:
 		irdma_send_ack(cm_node);
-		if (cm_node->snd_una == cm_node->snd_nxt) {
+		if (cm_node->snd_una == cm_node->snd_nxt &&
+		    !cm_node->fin_deferred) {
 			irdma_cm_set_state(cm_node, IRDMA_CM_STATE_TIME_WAIT);
 			irdma_cm_arm_state_timer(cm_node, cm_core->tun.time_wait);
 		} else {
@@ -2678,6 +2696,9 @@ static void irdma_handle_fin_pkt(struct irdma_cm_node *cm_node)
  * irdma_cm_ack_advance() - what an acceptable ACK does to the close states
  * @cm_node: node
  *
+ * A deferred FIN (irdma_send_mpa_reject()) goes out when everything
+ * before it is acknowledged; the close states advance only after it.
+ *
  * Context: cm_core->mutex held.
  */
 static void irdma_cm_ack_advance(struct irdma_cm_node *cm_node)
@@ -2686,6 +2707,14 @@ static void irdma_cm_ack_advance(struct irdma_cm_node *cm_node)
 	bool all_acked = cm_node->snd_una == cm_node->snd_nxt;
 
 	lockdep_assert_held(&cm_node->core->mutex);
+	if (cm_node->fin_deferred) {
+		if (!all_acked)
+			return;
+		cm_node->fin_deferred = false;
+		if (irdma_send_fin(cm_node))
+			irdma_cm_node_finish(cm_node);
+		return;
+	}
 	switch (cm_node->state) {
 	case IRDMA_CM_STATE_SYN_RCVD:
 		if (!all_acked)

@@ -815,6 +815,8 @@ struct irdma_cm_listener {
  * @ord: ORD we offer / end with
  * @rtr: negotiated RTR operation
  * @p2p: the peer set flag A (enhanced peer-to-peer mode)
+ * @fin_deferred: our FIN waits until the data before it (an MPA reject)
+ *	is acknowledged (irdma_cm_ack_advance())
  * @snd_mark_en: the peer asked for markers: we send them
  * @mpa_enhanced: the MPA exchange carries the RFC 6581 block
  * @peer_rev: MPA revision of the peer's frame
@@ -900,6 +902,7 @@ struct irdma_cm_node {
 	u16 ord;
 	enum irdma_rtr_type rtr;
 	bool p2p;
+	bool fin_deferred;
 	bool snd_mark_en;
 	bool mpa_enhanced;
 	u8 peer_rev;

@@ -636,7 +636,11 @@ static int irdma_cm_test_init(struct kunit *test)
 		d->iwdev->cm_core.tun.time_wait = msecs_to_jiffies(30);
 		d->iwdev->cm_core.tun.rts_timeout = msecs_to_jiffies(100);
 		d->iwdev->cm_core.tun.fin_wait2_timeout = msecs_to_jiffies(100);
-		d->iwdev->cm_core.tun.mpa_timeout = msecs_to_jiffies(200);
+		/*
+		 * long against the wall time a loaded TCG guest takes between
+		 * a connect and its accept; the timeout tests shorten it
+		 */
+		d->iwdev->cm_core.tun.mpa_timeout = msecs_to_jiffies(2000);
 		/* on only where tested: it turns a refusal into a retry */
 		d->iwdev->cm_core.tun.mpa_v1_fallback = false;
 	}
@@ -877,6 +881,16 @@ static struct irdma_test_seg *irdma_t_raw_last(void)
 	return NULL;
 }
 
+static int irdma_t_count_to_raw(u8 flags)
+{
+	int i, n = 0;
+
+	for (i = 0; i < irdma_tw->nlog; i++)
+		n += irdma_tw->log[i].to == 2 &&
+		     (irdma_tw->log[i].flags & flags) == flags;
+	return n;
+}
+
 /* raw peer: SYN, SYN-ACK, ACK */
 static void irdma_t_raw_handshake(struct kunit *test, struct irdma_t_raw *r)
 {
@@ -1018,6 +1032,7 @@ static void irdma_test_mpa_reject_flag(struct kunit *test)
 {
 	struct irdma_cm_node *n = irdma_t_node(test, true);
 
+	n->p2p = true;		/* the request had flag A */
 	n->rtr = IRDMA_RTR_WRITE;
 	irdma_cm_build_mpa_frame(n, false, true, NULL, 0);
 	KUNIT_EXPECT_TRUE(test, n->mpa_frame[16] & IRDMA_MPA_FLAG_REJECT);
@@ -1379,9 +1394,19 @@ static const struct irdma_nego_case irdma_nego_cases[] = {
 	   .r_ird = 8, .r_ord = 8, .clr_write = true, .clr_read = true,
 	   .set_send = true, .r_ret = -EINVAL,
 	   .r_err = IRDMA_MPA_ERR_NO_MATCH_RTR),
+	/* no flag A: the client-server model, RTR bits ignored */
 	N_(.name = "v2_no_flag_a", .v2 = true, .i_ird = 4, .i_ord = 4,
-	   .r_ird = 8, .r_ord = 8, .clr_a = true, .r_ret = -EINVAL,
-	   .r_err = IRDMA_MPA_ERR_NO_MATCH_RTR),
+	   .r_ird = 8, .r_ord = 8, .clr_a = true, .rtr = IRDMA_RTR_NONE,
+	   .r_ird_end = 8, .r_ord_end = 4, .i_ird_end = 4, .i_ord_end = 4),
+	/* what soft-iWARP sends: v2, no flag A, no RTR bits */
+	N_(.name = "v2_client_server", .v2 = true, .i_ird = 16, .i_ord = 16,
+	   .r_ird = 8, .r_ord = 8, .clr_a = true, .clr_write = true,
+	   .clr_read = true, .rtr = IRDMA_RTR_NONE, .r_ird_end = 8,
+	   .r_ord_end = 8, .i_ird_end = 16, .i_ord_end = 8),
+	N_(.name = "v2_client_server_reply_ord_exceeds_init_ird", .v2 = true,
+	   .i_ird = 2, .i_ord = 4, .r_ird = 8, .r_ord = 8, .clr_a = true,
+	   .rep_ord = T_SET(9), .rtr = IRDMA_RTR_NONE, .r_ird_end = 8,
+	   .r_ord_end = 2, .i_ret = -EINVAL, .i_err = IRDMA_MPA_ERR_INSUFF_IRD),
 	N_(.name = "v2_none_3fff", .v2 = true, .i_ird = 4, .i_ord = 4,
 	   .r_ird = 8, .r_ord = 8, .req_ird = T_SET(0x8000 | 0x3FFF),
 	   .req_ord = T_SET(0xC000 | 0x3FFF),
@@ -1502,9 +1527,12 @@ static void irdma_test_negotiation_table(struct kunit *test)
 	if (r->mpa_enhanced) {
 		u16 ird = get_unaligned_be16(f + 20), ord = get_unaligned_be16(f + 22);
 
-		/* flag A echoed, one RTR */
-		KUNIT_EXPECT_TRUE(test, ird & IRDMA_MPA_V2_PEER2PEER);
-		KUNIT_EXPECT_NE(test, ord & 0xC000, 0xC000);
+		/* flag A echoed with one RTR, or neither (client-server) */
+		KUNIT_EXPECT_EQ(test, !!(ird & IRDMA_MPA_V2_PEER2PEER), !c->clr_a);
+		if (c->clr_a)
+			KUNIT_EXPECT_EQ(test, ord & 0xC000, 0);
+		else
+			KUNIT_EXPECT_NE(test, ord & 0xC000, 0xC000);
 		if (c->req_ird == T_SET(0x8000 | 0x3FFF))
 			KUNIT_EXPECT_EQ(test, ird & 0x3FFF, 0x3FFF);
 		if (c->rep_clr_a)
@@ -1711,7 +1739,7 @@ static void irdma_test_reject_rflag_then_fin(struct kunit *test)
 	struct irdma_test_cmid *l = irdma_t_listen(test, true, NULL, 4);
 	struct irdma_test_cmid *a = irdma_t_cmid(test, 0);
 	struct irdma_test_cmid *n = irdma_t_cmid(test, 1);
-	int i, found = 0;
+	int i, found = 0, fin = 0;
 
 	KUNIT_ASSERT_EQ(test, irdma_t_connect(test, a, "x", 1), 0);
 	irdma_t_pump();
@@ -1724,16 +1752,25 @@ static void irdma_test_reject_rflag_then_fin(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, a->ev[0].status, -ECONNREFUSED);
 	KUNIT_EXPECT_EQ(test, a->ev[0].plen, 4);
 	KUNIT_EXPECT_EQ(test, memcmp(a->ev[0].pdata, "nope", 4), 0);
+	/* the reject alone, then (once it is acknowledged) our FIN */
 	for (i = 0; i < irdma_tw->nlog; i++) {
 		struct irdma_test_seg *s = &irdma_tw->log[i];
 
-		if (s->from == 1 && s->datalen &&
+		if (s->from != 1)
+			continue;
+		if (s->datalen &&
 		    (s->seg[s->hdr_len + 16] & IRDMA_MPA_FLAG_REJECT)) {
-			KUNIT_EXPECT_TRUE(test, s->flags & IRDMA_TCP_FIN);
+			KUNIT_EXPECT_FALSE(test, s->flags & IRDMA_TCP_FIN);
+			KUNIT_EXPECT_EQ(test, fin, 0);
 			found++;
+		} else if (s->flags & IRDMA_TCP_FIN) {
+			KUNIT_EXPECT_EQ(test, s->datalen, 0u);
+			KUNIT_EXPECT_GE(test, found, 1);
+			fin++;
 		}
 	}
 	KUNIT_EXPECT_GE(test, found, 1);	/* retransmitted copies allowed */
+	KUNIT_EXPECT_GE(test, fin, 1);
 	KUNIT_EXPECT_EQ(test, irdma_t_core(0)->node_cnt, 0u);
 	KUNIT_EXPECT_EQ(test, irdma_t_core(1)->node_cnt, 0u);
 	KUNIT_EXPECT_EQ(test, a->refs, 0);
@@ -2127,24 +2164,34 @@ static void irdma_test_mpa_v1_peer(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, irdma_t_tqp(1, 0)->off.rtr, IRDMA_RTR_NONE);
 }
 
-static void irdma_test_v2_without_flag_a_rejected(struct kunit *test)
+static void irdma_test_v2_client_server_accepted(struct kunit *test)
 {
 	struct irdma_test_cmid *l = irdma_t_listen(test, true, NULL, 4);
+	struct irdma_test_cmid *n = irdma_t_cmid(test, 1);
 	struct irdma_test_seg *s;
 	struct irdma_t_raw r;
-	u8 f[64];
+	u8 f[64], *rep;
 	u32 len;
 
+	/* soft-iWARP's request: v2 with IRD/ORD, no flag A, no RTR offer */
 	irdma_t_raw_handshake(test, &r);
-	len = irdma_t_mpa(f, true, 2, 0x50, true, 0x0008, 0xC008, NULL, 0);
+	len = irdma_t_mpa(f, true, 2, 0x50, true, 0x0008, 0x0008, "hi", 2);
 	irdma_t_raw_send(&r, IRDMA_TCP_ACK, NULL, 0, f, len);
-	KUNIT_EXPECT_EQ(test, l->nev, 0);
+	KUNIT_ASSERT_EQ(test, l->nev, 1);
+	KUNIT_EXPECT_EQ(test, l->ev[0].plen, 2);
+	KUNIT_ASSERT_EQ(test, irdma_t_accept(l, n, 10, "ok", 2, 16, 16), 0);
 	s = irdma_t_raw_last();
 	KUNIT_ASSERT_NOT_NULL(test, s);
-	KUNIT_EXPECT_TRUE(test, s->flags & IRDMA_TCP_FIN);
-	KUNIT_EXPECT_TRUE(test, s->seg[s->hdr_len + 16] & IRDMA_MPA_FLAG_REJECT);
-	KUNIT_EXPECT_TRUE(test, get_unaligned_be16(s->seg + s->hdr_len + 20) &
-			  IRDMA_MPA_V2_PEER2PEER);
+	rep = s->seg + s->hdr_len;
+	KUNIT_EXPECT_EQ(test, s->datalen, 24u + 2);
+	KUNIT_EXPECT_FALSE(test, rep[16] & IRDMA_MPA_FLAG_REJECT);
+	KUNIT_EXPECT_TRUE(test, rep[16] & IRDMA_MPA_FLAG_V2);
+	/* no flag A, no RTR; IRD 16, ORD capped at the initiator's IRD 8 */
+	KUNIT_EXPECT_EQ(test, get_unaligned_be16(rep + 20), 16);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be16(rep + 22), 8);
+	/* the initiator sends first: our LSMM waits for its FPDU, no RTR */
+	KUNIT_EXPECT_EQ(test, irdma_t_tqp(1, 0)->off.rtr, IRDMA_RTR_NONE);
+	KUNIT_EXPECT_EQ(test, irdma_t_tqp(1, 0)->off.ord, 8u);
 }
 
 static void irdma_test_markers_honoured(struct kunit *test)
@@ -2206,7 +2253,14 @@ static void irdma_test_accept_negotiation_refused(struct kunit *test)
 	irdma_t_pump();
 	s = irdma_t_raw_last();
 	KUNIT_EXPECT_TRUE(test, s->seg[s->hdr_len + 16] & IRDMA_MPA_FLAG_REJECT);
+	KUNIT_EXPECT_FALSE(test, s->flags & IRDMA_TCP_FIN);
+	/* the peer acknowledges the reject: our FIN follows */
+	r.ack = s->seq + s->datalen;
+	irdma_t_raw_send(&r, IRDMA_TCP_ACK, NULL, 0, NULL, 0);
+	s = irdma_t_raw_last();
 	KUNIT_EXPECT_TRUE(test, s->flags & IRDMA_TCP_FIN);
+	KUNIT_EXPECT_EQ(test, s->datalen, 0u);
+	KUNIT_EXPECT_EQ(test, s->seq, r.ack);
 	KUNIT_EXPECT_EQ(test, irdma_t_tqp(1, 0)->refs, 0);
 	KUNIT_EXPECT_EQ(test, n->refs, 0);
 }
@@ -2224,7 +2278,7 @@ static void irdma_test_accept_refused_frees_backlog(struct kunit *test)
 	u32 len;
 
 	irdma_t_raw_handshake(test, &r);
-	/* Read RTR only, and the ULP accepts with IRD 0: MPA reject and FIN */
+	/* Read RTR only, and the ULP accepts with IRD 0: MPA reject */
 	len = irdma_t_mpa(f, true, 2, 0x50, true, 0x8008, 0x4008, NULL, 0);
 	irdma_t_raw_send(&r, IRDMA_TCP_ACK, NULL, 0, f, len);
 	KUNIT_ASSERT_EQ(test, l->nev, 1);
@@ -2232,8 +2286,8 @@ static void irdma_test_accept_refused_frees_backlog(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, irdma_t_accept(l, n, 10, NULL, 0, 0, 4),
 			-ECONNREFUSED);
 	s = irdma_t_raw_last();
-	KUNIT_EXPECT_TRUE(test, s->flags & IRDMA_TCP_FIN);
-	/* the raw peer never acknowledges the FIN */
+	KUNIT_EXPECT_TRUE(test, s->seg[s->hdr_len + 16] & IRDMA_MPA_FLAG_REJECT);
+	/* the raw peer never acknowledges the reject (so no FIN follows) */
 	KUNIT_EXPECT_EQ(test, listener->pending, 0);
 	r2.addr = T_RAW_ADDR;
 	r2.port = 40001;
@@ -2346,6 +2400,7 @@ static void irdma_test_mpa_request_timeout(struct kunit *test)
 	struct irdma_test_cmid *l = irdma_t_listen(test, true, NULL, 4);
 	struct irdma_t_raw r;
 
+	irdma_t_core(1)->tun.mpa_timeout = msecs_to_jiffies(200);
 	irdma_t_raw_handshake(test, &r);
 	KUNIT_EXPECT_EQ(test, irdma_t_core(1)->node_cnt, 1u);
 	/* the peer never sends its MPA request */
@@ -2363,6 +2418,7 @@ static void irdma_test_mpa_reply_timeout(struct kunit *test)
 	struct irdma_test_cmid *n = irdma_t_cmid(test, 1);
 	struct irdma_cm_node *cm;
 
+	irdma_t_core(0)->tun.mpa_timeout = msecs_to_jiffies(200);
 	KUNIT_ASSERT_EQ(test, irdma_t_connect(test, a, "wait", 4), 0);
 	irdma_t_pump();
 	KUNIT_ASSERT_EQ(test, l->nev, 1);
@@ -2394,6 +2450,7 @@ static void irdma_test_loopback_mpa_reply_timeout(struct kunit *test)
 	struct irdma_test_cmid *n = irdma_t_cmid(test, 0);
 	u32 a0 = T_ADDR0;
 
+	irdma_t_core(0)->tun.mpa_timeout = msecs_to_jiffies(200);
 	irdma_t_sin(&l->id.m_local_addr, true, &a0, T_PORT_L);
 	KUNIT_ASSERT_EQ(test, irdma_create_listen(&l->id, 4), 0);
 	KUNIT_ASSERT_EQ(test, irdma_t_connect_to(a, 0, true, &a0, &a0, T_PORT_A,
@@ -2450,9 +2507,13 @@ static void irdma_test_time_wait_syn_reopens(struct kunit *test)
 	n->id.provider_data = l->ev[0].provider_data;
 	KUNIT_ASSERT_EQ(test, irdma_reject(&n->id, NULL, 0), 0);
 	s = irdma_t_raw_last();
-	KUNIT_ASSERT_TRUE(test, s->flags & IRDMA_TCP_FIN);
-	r.ack = s->seq + s->datalen + 1;
+	KUNIT_ASSERT_TRUE(test, s->seg[s->hdr_len + 16] & IRDMA_MPA_FLAG_REJECT);
+	/* the peer acknowledges the reject with its FIN; ours follows */
+	r.ack = s->seq + s->datalen;
 	irdma_t_raw_send(&r, IRDMA_TCP_FIN | IRDMA_TCP_ACK, NULL, 0, NULL, 0);
+	KUNIT_ASSERT_EQ(test, irdma_t_count_to_raw(IRDMA_TCP_FIN), 1);
+	r.ack++;
+	irdma_t_raw_send(&r, IRDMA_TCP_ACK, NULL, 0, NULL, 0);
 	cm = irdma_t_find_rem(1, r.port);
 	KUNIT_ASSERT_NOT_NULL(test, cm);
 	KUNIT_EXPECT_EQ(test, cm->state, IRDMA_CM_STATE_TIME_WAIT);
@@ -2483,16 +2544,6 @@ static void irdma_test_listen_backlog(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, b->nev, 0);	/* SYN dropped: it retries */
 }
 
-static int irdma_t_count_to_raw(u8 flags)
-{
-	int i, n = 0;
-
-	for (i = 0; i < irdma_tw->nlog; i++)
-		n += irdma_tw->log[i].to == 2 &&
-		     (irdma_tw->log[i].flags & flags) == flags;
-	return n;
-}
-
 /* a SYN nobody completes holds its node for tun.synack_retries only */
 static void irdma_test_synack_retries_limited(struct kunit *test)
 {
@@ -2510,7 +2561,7 @@ static void irdma_test_synack_retries_limited(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, irdma_tw->dev[1].qhash_est, 0);
 }
 
-/* the FIN of a rejected connection: tun.orphan_retries only */
+/* the reject of a refused connection: tun.orphan_retries only */
 static void irdma_test_orphan_fin_retries_limited(struct kunit *test)
 {
 	struct irdma_test_cmid *l = irdma_t_listen(test, true, NULL, 4);
@@ -2526,9 +2577,10 @@ static void irdma_test_orphan_fin_retries_limited(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, l->nev, 1);
 	n->id.provider_data = l->ev[0].provider_data;
 	KUNIT_ASSERT_EQ(test, irdma_reject(&n->id, NULL, 0), 0);
-	/* the raw peer never acknowledges the reject and FIN */
+	/* the raw peer never acknowledges the reject: no FIN follows it */
 	irdma_t_run(300);
-	KUNIT_EXPECT_EQ(test, irdma_t_count_to_raw(IRDMA_TCP_FIN), 1 + 2);
+	KUNIT_EXPECT_EQ(test, irdma_t_count_to_raw(IRDMA_TCP_PSH), 1 + 2);
+	KUNIT_EXPECT_EQ(test, irdma_t_count_to_raw(IRDMA_TCP_FIN), 0);
 	KUNIT_EXPECT_EQ(test, irdma_t_core(1)->node_cnt, 0u);
 }
 
@@ -3420,7 +3472,7 @@ static struct kunit_case irdma_cm_conn_cases[] = {
 	KUNIT_CASE(irdma_test_out_of_window_data_dropped),
 	KUNIT_CASE(irdma_test_mpa_request_reassembled),
 	KUNIT_CASE(irdma_test_mpa_v1_peer),
-	KUNIT_CASE(irdma_test_v2_without_flag_a_rejected),
+	KUNIT_CASE(irdma_test_v2_client_server_accepted),
 	KUNIT_CASE(irdma_test_markers_honoured),
 	KUNIT_CASE(irdma_test_bad_pdlen_resets),
 	KUNIT_CASE(irdma_test_accept_negotiation_refused),

@@ -77,7 +77,9 @@ static void irdma_fuzz_mpa(const u8 *data, size_t size, u8 sel)
 		irdma_fuzz_check(node->pdata_len <= IRDMA_MPA_MAX_PDATA, "pdata");
 		if (node->mpa_enhanced && !irdma_negotiate_mpa_v2_ird_ord(node,
 									 request))
-			irdma_fuzz_check(node->rtr != IRDMA_RTR_NONE, "rtr chosen");
+			/* one RTR with flag A, none without (client-server) */
+			irdma_fuzz_check((node->rtr != IRDMA_RTR_NONE) ==
+					 node->p2p, "rtr iff flag A");
 		/* answer it and parse the answer as the peer would */
 		peer->mpa_rev = IRDMA_MPA_REV2;
 		if (irdma_cm_build_mpa_frame(node, !request, false, node->pdata,

@@ -96,10 +96,13 @@ echo_pair() {
 echo_pair "$P/plain-tcp-ipv4" "$T_IP_A" 7100
 echo_pair "$P/plain-tcp-ipv6" "$T_IP6_A" 7101
 
-# --- siw connects, the CM refuses its MPA v2 request ----------------------
+# --- siw connects; the listener sees its request and rejects it -----------
+# soft-iWARP asks for MPA v2 without flag A (the client-server model): the
+# CM hands the request with its private data to the listener, which
+# refuses with private data of its own.
 # siw_pair NAME ADDR PORT
 siw_pair() {
-	local name=$1 addr=$2 port=$3 spid out rc=0
+	local name=$1 addr=$2 port=$3 spid out rc=0 src=0
 	ip netns exec "$T_NS_A" "$T_PROGS/cm_reject" -s -a "$addr" -p "$port" -t 30 >"$work/srv.$port" 2>&1 &
 	spid=$!
 	if ! t_wait 20 t_rdma_listening "$port"; then
@@ -109,16 +112,16 @@ siw_pair() {
 		t_fail "$name" "the irdma0 listener does not listen"
 		return
 	fi
-	out=$(t_in "$T_NS_B" timeout 30 "$T_PROGS/cm_reject" -c -a "$addr" -p "$port" -t 20 -e '' 2>&1) || rc=$?
-	kill "$spid" 2>/dev/null
-	wait "$spid"
+	out=$(t_in "$T_NS_B" timeout 30 "$T_PROGS/cm_reject" -c -a "$addr" -p "$port" -t 20 2>&1) || rc=$?
+	wait "$spid" || src=$?
 	t_indent <<<"$out"
-	if [ "$rc" -eq 0 ] && grep -q 'REJECTED' <<<"$out"; then
+	if [ "$rc" -eq 0 ] && [ "$src" -eq 0 ] &&
+		grep -q "request private data (21 bytes): 'hello from the client'" "$work/srv.$port"; then
 		t_pass "$name"
 		t_log "siw client: $(grep -o 'REJECTED.*' <<<"$out")"
 	else
 		t_indent <"$work/srv.$port"
-		t_fail "$name" "siw client exited $rc, want RDMA_CM_EVENT_REJECTED"
+		t_fail "$name" "siw client exited $rc (want RDMA_CM_EVENT_REJECTED with the listener's private data), listener $src"
 	fi
 }
 siw_pair "$P/siw-reject-ipv4" "$T_IP_A" 7000
