@@ -6,8 +6,8 @@
 # (Send/Recv, RDMA Read and Write, completion events, graceful close) with
 # verified data, 10 pings per run, over IPv4 and IPv6:
 #   - irdma0 (irdma_sim on va, netns a) as client of siw0 (vb, netns b);
-#   - siw0 as client of irdma0: refused by the CM (siw's MPA v2 request
-#     lacks the peer-to-peer flag), reported as SKIP;
+#   - siw0 as client of irdma0 (siw's MPA v2 request lacks the
+#     peer-to-peer flag: the client-server model, no RTR);
 #   - irdma0 <-> irdma1 (a second model instance on vb), both directions.
 # Then the devices go, the modules unload, and the kernel log is clean.
 # A capture on vb, decoded by tshark's iWARP dissectors, checks the
@@ -91,7 +91,9 @@ rping_pair() {
 
 rping_pair "$P/irdma-client-siw-ipv4" "$T_NS_B" "$T_NS_A" "$T_IP_B" 7201
 rping_pair "$P/irdma-client-siw-ipv6" "$T_NS_B" "$T_NS_A" "$T_IP6_B" 7202
-t_skip "$P/siw-client-irdma" "the CM refuses siw's MPA v2 request without the peer-to-peer flag (cm.c, as upstream irdma)"
+# siw asks for MPA v2 without the peer-to-peer flag: no RTR, it sends first
+rping_pair "$P/siw-client-irdma-ipv4" "$T_NS_A" "$T_NS_B" "$T_IP_A" 7207
+rping_pair "$P/siw-client-irdma-ipv6" "$T_NS_A" "$T_NS_B" "$T_IP6_A" 7208
 
 t_check "$P/link-delete-siw" rdma link delete siw0
 if t_check "$P/link-add-irdma1" t_in "$T_NS_B" rdma link add irdma1 type irdma_sim netdev "$T_IF_B"; then
