@@ -235,13 +235,14 @@ static int irdma_post_one(struct irdma_qp *iwqp, const struct ib_send_wr *wr)
 			hdr |= IRDMA_WQE_HDR_LOCALFENCE;
 		break;
 	case IB_WR_REG_MR:
+		/* words 0..2 are the region's (length and PBL index in 2) */
 		irdma_frwqe_fill(iwqp, reg_wr(wr), wqe, &hdr);
 		break;
 	default:
 		add = irdma_set_frags(wqe, wr->sg_list, wr->num_sge, k->sq_pol);
+		wqe->qw[2] = cpu_to_le64(qw2);
 		break;
 	}
-	wqe->qw[2] = cpu_to_le64(qw2);
 	hdr |= FIELD_PREP(IRDMA_WQE_HDR_OPCODE, op) |
 	       FIELD_PREP(IRDMA_WQE_HDR_ADDFRAGCNT, add) |
 	       FIELD_PREP(IRDMA_WQE_HDR_READFENCE,
