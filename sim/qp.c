@@ -575,6 +575,11 @@ static bool irdma_sim_iw_sq_one(struct irdma_sim_iw *iw)
 	u64 w[IRDMA_WQE_WORDS];
 	int n, ret;
 
+	/*
+	 * WQEs that finished at once (NOP, RTS AE, fast register, local
+	 * invalidate) complete now: a fence waits only for unfinished ones
+	 */
+	irdma_sim_iw_retire(iw);
 	if (!irdma_sim_iw_sq_ready(iw))
 		return false;
 	dma_rmb();
