@@ -3177,7 +3177,8 @@ static void irdma_free_lsmm_rsrc(struct irdma_cm_node *cm_node)
  * ah_create in cm.h): deleting the entry now would let frames that
  * arrive before the modify reach the host stack, and the AH keeps the
  * QP's ARP entry pinned.  On success the node is OFFLOADED and waits
- * tun.rts_timeout for the RTS AE.
+ * tun.rts_timeout for the RTS AE, unless it is a passive node without
+ * RTR: its RTS AE waits for the initiator's first FPDU.
  *
  * Context: cm_core->mutex held; may sleep.
  * Return: 0 or -errno from the hw layer.
@@ -3216,7 +3217,13 @@ static int irdma_cm_init_tsa_conn(struct irdma_cm_node *cm_node,
 	irdma_free_retrans_entry(cm_node);
 	irdma_cm_stop_state_timer(cm_node);
 	irdma_cm_set_state(cm_node, IRDMA_CM_STATE_OFFLOADED);
-	if (!cm_node->rts_rcvd)
+	/*
+	 * A passive node without RTR (MPA v1, or v2 in the client-server
+	 * model) gets its RTS AE only once the initiator sends its first
+	 * FPDU, which it may do whenever it likes: no timeout then.
+	 */
+	if (!cm_node->rts_rcvd &&
+	    (cm_node->active || cm_node->rtr != IRDMA_RTR_NONE))
 		irdma_cm_arm_state_timer(cm_node, cm_core->tun.rts_timeout);
 	return 0;
 }

@@ -3292,6 +3292,39 @@ static void irdma_test_rts_timeout(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, irdma_t_core(0)->node_cnt, 0u);
 }
 
+/* a passive node without RTR waits for the initiator's first FPDU: no
+ * RTS timeout (the initiator of the client-server model sends when it likes)
+ */
+static void irdma_test_no_rts_timeout_without_rtr(struct kunit *test)
+{
+	struct irdma_test_cmid *l = irdma_t_listen(test, true, NULL, 4);
+	struct irdma_test_cmid *n = irdma_t_cmid(test, 1);
+	struct irdma_cm_node *cm;
+	struct irdma_t_raw r;
+	u8 f[64];
+	u32 len;
+
+	irdma_tw->dev[1].rts_auto = false;
+	/* soft-iWARP's request: v2 without flag A, so no RTR */
+	irdma_t_raw_handshake(test, &r);
+	len = irdma_t_mpa(f, true, 2, 0x50, true, 0x0008, 0x0008, NULL, 0);
+	irdma_t_raw_send(&r, IRDMA_TCP_ACK, NULL, 0, f, len);
+	KUNIT_ASSERT_EQ(test, l->nev, 1);
+	KUNIT_ASSERT_EQ(test, irdma_t_accept(l, n, 10, NULL, 0, 8, 8), 0);
+	irdma_t_run(300);	/* three times the tests' RTS timeout */
+	KUNIT_EXPECT_EQ(test, n->nev, 0);
+	KUNIT_EXPECT_EQ(test, irdma_t_tqp(1, 0)->resets, 0);
+	mutex_lock(&irdma_t_core(1)->mutex);
+	cm = irdma_t_find_rem(1, r.port);
+	KUNIT_EXPECT_TRUE(test, cm && cm->state == IRDMA_CM_STATE_OFFLOADED);
+	mutex_unlock(&irdma_t_core(1)->mutex);
+	/* the initiator's first FPDU: the RTS AE, then ESTABLISHED */
+	irdma_cm_qp_established(&irdma_t_tqp(1, 0)->qp);
+	irdma_t_flush();
+	KUNIT_ASSERT_EQ(test, n->nev, 1);
+	KUNIT_EXPECT_EQ(test, n->ev[0].type, IW_CM_EVENT_ESTABLISHED);
+}
+
 static void irdma_test_offload_failure(struct kunit *test)
 {
 	struct irdma_test_cmid *l = irdma_t_listen(test, true, NULL, 4);
@@ -3521,6 +3554,7 @@ static struct kunit_case irdma_cm_conn_cases[] = {
 	KUNIT_CASE(irdma_test_close_timer_forces_close),
 	KUNIT_CASE(irdma_test_terminate_ae_closes),
 	KUNIT_CASE(irdma_test_rts_timeout),
+	KUNIT_CASE(irdma_test_no_rts_timeout_without_rtr),
 	KUNIT_CASE(irdma_test_offload_failure),
 	KUNIT_CASE(irdma_test_connect_bad_qp),
 	KUNIT_CASE(irdma_test_kernel_net_ops),
