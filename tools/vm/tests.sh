@@ -16,7 +16,8 @@
 # Exit status 1 if anything failed.
 #
 # First, on the host: the C programs in tools/tests/progs/*.c are compiled
-# into tools/tests/progs/build/ (gitignored) with -libverbs -lrdmacm.
+# into tools/tests/progs/build/ (gitignored) with -libverbs -lrdmacm, and
+# the kernel test modules of tools/tests/kmod for the target kernel.
 #
 # The VM is booted with slab_nomerge, so named slab caches stay apart for
 # the slab accounting of tools/tests/lib.sh.  VMTEST_APPEND adds kernel
@@ -182,6 +183,14 @@ build_progs() {
 		fi
 	done
 	rm -f "$out/.err"
+	# kernel test modules (tools/tests/kmod), for the target kernel
+	local kdir=/usr/src/linux-headers-${KVER:-$("$repo/tools/kver.sh")}
+	if ! make -s -C "$kdir" M="$repo/tools/tests/kmod" modules >"$out/.kerr" 2>&1; then
+		sed 's/^/# /' "$out/.kerr"
+		echo "FAIL: vm/progs: tools/tests/kmod does not build"
+		n=$((n + 1))
+	fi
+	rm -f "$out/.kerr"
 	return "$n"
 }
 
