@@ -1475,9 +1475,9 @@ static int irdma_sim_iw_poller(void *arg)
 			continue;
 		}
 		if (ktime_get_ns() - last < IRDMA_SIM_POLL_BUSY_NS)
-			usleep_range(20, 50);
+			usleep_range_state(20, 50, TASK_IDLE);
 		else
-			usleep_range(2000, 2500);
+			usleep_range_state(2000, 2500, TASK_IDLE);
 	}
 	return 0;
 }
