@@ -1,0 +1,124 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# timeout: 420
+#
+# Error paths of the model's QP engine against a misbehaving peer
+# (tools/tests/progs/iw_peer, a plain socket that speaks MPA): after the
+# MPA exchange with an rping server on irdma0, the peer sends an FPDU with
+# a bad CRC, a Write to an STag that does not exist, a Send with the
+# wrong MSN, or 64 KiB of garbage.  Each time the model must answer with
+# a TERMINATE (with a good CRC) and end the connection, the rping server
+# must get its error and exit, and nothing may crash.  Also: the rping
+# client killed in the middle of a run (the model sees the reset) and the
+# server killed (the model resets the connection).  Then the module
+# unloads with a clean kernel log.
+# shellcheck source=tools/tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+P=iw-errors
+
+t_require "$P/tools" rdma rping || t_exit
+t_need_ours "$P" irdma irdma_sim
+if [ ! -x "$T_PROGS/iw_peer" ]; then
+	t_fail "$P/progs" "$T_PROGS/iw_peer is not built"
+	t_exit
+fi
+if ! t_hosts_up; then
+	t_fail "$P/hosts" "cannot create netns a/b joined by va/vb"
+	t_exit
+fi
+modprobe -r irdma_sim irdma 2>/dev/null
+if ! modprobe siw || ! modprobe -a rdma_ucm ib_uverbs; then
+	t_fail "$P/modprobe" "cannot load siw, rdma_ucm, ib_uverbs"
+	t_exit
+fi
+t_dmesg_mark "$P"
+work=$(mktemp -d /var/tmp/iwerr.XXXXXX)
+t_defer rm -rf "$work"
+if ! t_check "$P/link-add" t_in "$T_NS_A" rdma link add irdma0 type irdma_sim netdev "$T_IF_A"; then
+	t_dmesg_since | tail -n 30 | t_indent
+	t_exit
+fi
+t_defer rdma link delete irdma0
+
+diag() {
+	local d
+	for d in /sys/kernel/debug/irdma_sim/irdma_sim*; do
+		[ -f "$d/iw" ] || continue
+		t_log "DIAG $d/iw"
+		t_indent <"$d/iw"
+	done
+	t_dmesg_since | grep -E 'irdma' | tail -n 20 | t_indent
+}
+
+# peer NAME MODE PORT: rping server on irdma0, iw_peer in b
+peer() {
+	local name=$1 mode=$2 port=$3 spid out rc=0
+	ip netns exec "$T_NS_A" timeout 60 rping -s -a "$T_IP_A" -p "$port" -C 1 >"$work/srv.$port" 2>&1 &
+	spid=$!
+	if ! t_wait 10 t_rdma_listening "$port"; then
+		kill "$spid" 2>/dev/null
+		wait "$spid"
+		t_indent <"$work/srv.$port"
+		t_fail "$name" "the rping server does not listen"
+		return
+	fi
+	out=$(t_in "$T_NS_B" "$T_PROGS/iw_peer" -m "$mode" -a "$T_IP_A" -p "$port" -t 15 2>&1) || rc=$?
+	t_indent <<<"$out"
+	if ! t_wait 15 eval "! kill -0 $spid"; then
+		kill "$spid" 2>/dev/null
+		wait "$spid"
+		t_indent <"$work/srv.$port"
+		diag
+		t_fail "$name" "the rping server did not see the error"
+		return
+	fi
+	wait "$spid"
+	if [ "$rc" -eq 0 ] && grep -q 'TERMINATE .*crc good' <<<"$out"; then
+		t_pass "$name"
+	else
+		t_indent <"$work/srv.$port"
+		diag
+		t_fail "$name" "iw_peer exited $rc, want a TERMINATE and the end of the connection"
+	fi
+}
+
+peer "$P/bad-crc" badcrc 7301
+peer "$P/bad-stag" badstag 7302
+peer "$P/bad-msn" msn 7303
+peer "$P/garbage" garbage 7304
+
+# killed NAME client|server PORT: siw server in b, irdma client in a;
+# one side is killed while pings flow, the other must see the end
+t_check "$P/link-add-siw" t_in "$T_NS_B" rdma link add siw0 type siw netdev "$T_IF_B"
+t_defer rdma link delete siw0
+killed() {
+	local name=$1 who=$2 port=$3 spid cpid
+	ip netns exec "$T_NS_B" timeout 60 rping -s -a "$T_IP_B" -p "$port" -C 100000 -S 4096 >"$work/srv.$port" 2>&1 &
+	spid=$!
+	t_wait 10 t_rdma_listening "$port"
+	ip netns exec "$T_NS_A" timeout 60 rping -c -a "$T_IP_B" -p "$port" -C 100000 -S 4096 >"$work/cli.$port" 2>&1 &
+	cpid=$!
+	sleep 3
+	# rping itself, the child of timeout(1)
+	if [ "$who" = client ]; then
+		pkill -9 -P "$cpid" rping
+	else
+		pkill -9 -P "$spid" rping
+	fi
+	if t_wait 20 eval "! kill -0 $spid && ! kill -0 $cpid"; then
+		t_pass "$name"
+	else
+		kill -9 "$spid" "$cpid" 2>/dev/null
+		diag
+		t_fail "$name" "rping did not end after its peer was killed"
+	fi
+	wait "$spid" "$cpid" 2>/dev/null
+}
+killed "$P/client-killed" client 7305
+killed "$P/server-killed" server 7306
+
+t_check "$P/link-delete-siw" rdma link delete siw0
+t_check "$P/link-delete" rdma link delete irdma0
+t_check "$P/modprobe-r" modprobe -r irdma_sim irdma
+t_dmesg_check "$P/dmesg"
+t_exit
