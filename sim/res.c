@@ -5,11 +5,11 @@
  * statistics instances, and the small commands (facts sheet §4.11-§4.24).
  *
  * The model records and validates these objects.  Steering received frames
- * by qhash entries (net.c) and the data path of UDA QPs (uda.c) use the
- * tables kept here; the QP engine that will run iWARP SQs and RQs over a
- * TCP_REPAIR socket will too.  FLUSH_WQES reports that the hardware
- * flushed nothing (it holds no iWARP WQEs yet) and, with GENERATE_AE,
- * posts the AE asked for.
+ * by qhash entries (net.c), the data path of UDA QPs (uda.c) and the iWARP
+ * QP engine (qp.c, ddp.c, tcp.c) use the tables kept here.  CREATE,
+ * MODIFY and DESTROY_QP of iWARP QPs go through the engine; FLUSH_WQES
+ * has it write the flush CQEs before the command completes and, with
+ * GENERATE_AE, posts the AE asked for.
  */
 
 #include <linux/bitfield.h>
@@ -382,9 +382,9 @@ void irdma_sim_op_destroy_qp(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
  * @sim: instance
  * @cmd: command
  *
- * The model holds no WQEs yet, so nothing is flushed by "hardware": the
- * minor code is 0 and the driver completes the WQEs itself.  With
- * GENERATE_AE the requested AE is posted for the QP.
+ * An iWARP QP's engine writes one flush CQE per queue that holds work
+ * (irdma_sim_iw_flush()).  With GENERATE_AE the requested AE is posted
+ * for the QP.
  */
 void irdma_sim_op_flush_wqes(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 {
@@ -463,8 +463,8 @@ void irdma_sim_op_resume_qp(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
  * @sim: instance
  * @val: QP id
  *
- * A UDA QP's send WQEs are transmitted (uda.c); for other QPs the
- * doorbell is only counted, for the QP engine to come.
+ * A UDA QP's send WQEs are transmitted (uda.c); an iWARP QP's engine
+ * walks its SQ (qp.c).
  */
 void irdma_sim_wqe_alloc(struct irdma_sim *sim, u32 val)
 {

@@ -16,6 +16,10 @@
  *   uda.c     the data path of UDA QPs (the ILQ): RQ fill, SQ transmit
  *   net.c     the netdev: rx_handler and qhash steering, frames built and
  *             sent for UDA send WQEs
+ *   qp.c      the iWARP QP engine: life cycle, SQ walk, CQEs, AEs, flush,
+ *             the user doorbell poller (iw.h: threading and locking)
+ *   ddp.c     MPA/DDP/RDMAP framing, receive parsing, memory placement
+ *   tcp.c     the TCP offload: a kernel socket restored with TCP_REPAIR
  *   debugfs.c fault injection knobs and read-only state
  *
  * Locking.  sim->lock (a spinlock taken with interrupts disabled, because
