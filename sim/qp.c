@@ -34,9 +34,10 @@
  * the user doorbell page with a plain store, which the model cannot trap:
  * a poller thread per instance looks at the SQ valid bit at the consumer
  * index of every running QP (and at the RQ of a QP whose Send waits for a
- * receive WQE).  While work turns up it sleeps 20-50 us between scans;
- * after 100 ms without work it backs off to 2 ms; with no running QP it
- * sleeps until one starts.  Cost: one 8-byte load per QP per scan.
+ * receive WQE).  While work turns up (found by the poller or done by any
+ * engine) it sleeps 20-50 us between scans; after 100 ms without work it
+ * backs off to 2 ms; with no running QP it sleeps until one starts.  Cost:
+ * one 8-byte load per QP per scan.
  */
 
 #include <linux/bitfield.h>
@@ -1105,6 +1106,7 @@ static void irdma_sim_iw_work(struct work_struct *work)
 		}
 		if (!progress)
 			return;
+		WRITE_ONCE(sim->iw_active_ns, ktime_get_ns());
 	}
 	irdma_sim_iw_kick(iw);
 }
@@ -1475,6 +1477,7 @@ static int irdma_sim_iw_poller(void *arg)
 							 HZ);
 			continue;
 		}
+		last = max(last, READ_ONCE(sim->iw_active_ns));
 		if (ktime_get_ns() - last < IRDMA_SIM_POLL_BUSY_NS)
 			usleep_range_state(20, 50, TASK_IDLE);
 		else

@@ -889,6 +889,8 @@ enum irdma_sim_state {
  *	changes, RCU for the rx_handler)
  * @poller: the user doorbell poller thread
  * @poll_wq: where the poller sleeps while no QP runs
+ * @iw_active_ns: when an engine last made progress (keeps the poller in
+ *	its fast mode while traffic flows)
  * @ddir: debugfs directory
  * @knobs: fault injection
  * @stats: counters
@@ -944,6 +946,7 @@ struct irdma_sim {
 	DECLARE_HASHTABLE(iw_quads, 6);
 	struct task_struct *poller;
 	wait_queue_head_t poll_wq;
+	u64 iw_active_ns;
 	struct dentry *ddir;
 	struct irdma_sim_knobs knobs;
 	struct irdma_sim_stats stats;
