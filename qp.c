@@ -490,6 +490,13 @@ int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 	iwqp->recv_cq = container_of(attr->recv_cq, struct irdma_cq, ibcq)->id;
 	iwqp->compl_ctx = udata ? req.user_compl_ctx : 0;
 	iwqp->ib_state = IB_QPS_RESET;
+	/*
+	 * remote reads and writes allowed until a modify with access flags
+	 * says otherwise (as the adapter's own driver does: librdmacm never
+	 * sets access flags on an iWARP QP; the MRs' rights still apply)
+	 */
+	iwqp->rd_en = true;
+	iwqp->wr_en = true;
 	refcount_set(&iwqp->refcnt, 1);	/* the QP table's */
 	init_completion(&iwqp->free);
 	mutex_init(&iwqp->state_lock);
