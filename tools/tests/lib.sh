@@ -376,3 +376,44 @@ t_need_ours() {
 		exit 4
 	done
 }
+
+# --- iWARP traffic through the model ------------------------------------
+
+# t_iw_setup NAME: the start of a traffic test: netns a/b up, irdma and
+# irdma_sim unloaded, siw, rdma_ucm and ib_uverbs loaded, the kernel log
+# marked, irdma0 (type irdma_sim) on va in a, deleted at exit.  Sets
+# T_WORK to a scratch directory under /var/tmp (the guest's /tmp is
+# private to each command), removed at exit.  A step that fails is a FAIL
+# and ends the script.
+t_iw_setup() {
+	local name=$1
+	if ! t_hosts_up; then
+		t_fail "$name/hosts" "cannot create netns a/b joined by va/vb"
+		t_exit
+	fi
+	modprobe -r irdma_sim irdma 2>/dev/null
+	if ! modprobe siw || ! modprobe -a rdma_ucm ib_uverbs; then
+		t_fail "$name/modprobe" "cannot load siw, rdma_ucm, ib_uverbs"
+		t_exit
+	fi
+	t_dmesg_mark "$name"
+	T_WORK=$(mktemp -d "/var/tmp/$name.XXXXXX")
+	t_defer rm -rf "$T_WORK"
+	if ! t_check "$name/link-add" t_in "$T_NS_A" rdma link add irdma0 type irdma_sim netdev "$T_IF_A"; then
+		t_dmesg_since | tail -n 30 | t_indent
+		t_exit
+	fi
+	t_defer rdma link delete irdma0
+}
+
+# t_iw_diag: the state of every model instance's iWARP engines (debugfs
+# "iw") and the kernel log of irdma and siw since the mark
+t_iw_diag() {
+	local d
+	for d in /sys/kernel/debug/irdma_sim/irdma_sim*; do
+		[ -f "$d/iw" ] || continue
+		t_log "DIAG $d/iw"
+		t_indent <"$d/iw"
+	done
+	t_dmesg_since | grep -E 'irdma|siw' | tail -n 20 | t_indent
+}

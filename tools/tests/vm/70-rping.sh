@@ -18,24 +18,8 @@ P=rping
 
 t_require "$P/tools" rdma rping || t_exit
 t_need_ours "$P" irdma irdma_sim
-if ! t_hosts_up; then
-	t_fail "$P/hosts" "cannot create netns a/b joined by va/vb"
-	t_exit
-fi
-modprobe -r irdma_sim irdma 2>/dev/null
-if ! modprobe siw || ! modprobe -a rdma_ucm ib_uverbs; then
-	t_fail "$P/modprobe" "cannot load siw, rdma_ucm, ib_uverbs"
-	t_exit
-fi
-t_dmesg_mark "$P"
-work=$(mktemp -d /var/tmp/rping.XXXXXX)
-t_defer rm -rf "$work"
-
-if ! t_check "$P/link-add" t_in "$T_NS_A" rdma link add irdma0 type irdma_sim netdev "$T_IF_A"; then
-	t_dmesg_since | tail -n 30 | t_indent
-	t_exit
-fi
-t_defer rdma link delete irdma0
+t_iw_setup "$P"
+work=$T_WORK
 t_check "$P/link-add-siw" t_in "$T_NS_B" rdma link add siw0 type siw netdev "$T_IF_B"
 t_defer rdma link delete siw0
 
@@ -48,15 +32,6 @@ if command -v dumpcap >/dev/null && command -v tshark >/dev/null; then
 	t_wait 30 test -s "$cap" && have_cap=1
 fi
 
-diag() {
-	local d
-	for d in /sys/kernel/debug/irdma_sim/irdma_sim*; do
-		[ -f "$d/iw" ] || continue
-		t_log "DIAG $d/iw"
-		t_indent <"$d/iw"
-	done
-	t_dmesg_since | grep -E 'irdma|siw' | tail -n 20 | t_indent
-}
 
 # rping_pair NAME SERVER_NS CLIENT_NS ADDR PORT
 rping_pair() {
@@ -84,7 +59,7 @@ rping_pair() {
 	else
 		t_indent <<<"$out"
 		t_indent <"$work/srv.$port"
-		diag
+		t_iw_diag
 		t_fail "$name" "rping client exited $rc, server $src"
 	fi
 }

@@ -19,36 +19,11 @@ P=perftest
 
 t_require "$P/tools" rdma ib_write_bw ib_read_bw ib_send_bw ucmatose || t_exit
 t_need_ours "$P" irdma irdma_sim
-if ! t_hosts_up; then
-	t_fail "$P/hosts" "cannot create netns a/b joined by va/vb"
-	t_exit
-fi
-modprobe -r irdma_sim irdma 2>/dev/null
-if ! modprobe siw || ! modprobe -a rdma_ucm ib_uverbs; then
-	t_fail "$P/modprobe" "cannot load siw, rdma_ucm, ib_uverbs"
-	t_exit
-fi
-t_dmesg_mark "$P"
-work=$(mktemp -d /var/tmp/perftest.XXXXXX)
-t_defer rm -rf "$work"
-
-if ! t_check "$P/link-add" t_in "$T_NS_A" rdma link add irdma0 type irdma_sim netdev "$T_IF_A"; then
-	t_dmesg_since | tail -n 30 | t_indent
-	t_exit
-fi
-t_defer rdma link delete irdma0
+t_iw_setup "$P"
+work=$T_WORK
 t_check "$P/link-add-siw" t_in "$T_NS_B" rdma link add siw0 type siw netdev "$T_IF_B"
 t_defer rdma link delete siw0
 
-diag() {
-	local d
-	for d in /sys/kernel/debug/irdma_sim/irdma_sim*; do
-		[ -f "$d/iw" ] || continue
-		t_log "DIAG $d/iw"
-		t_indent <"$d/iw"
-	done
-	t_dmesg_since | grep -E 'irdma|siw' | tail -n 20 | t_indent
-}
 
 # bw NAME TOOL SERVER_DEV CLIENT_DEV ITERS [rev]: server in b, client in a
 # (rev: server in a, client in b)
@@ -78,7 +53,7 @@ bw() {
 		t_log "result: ${res:-none}"
 		t_indent <"$work/cli"
 		t_indent <"$work/srv"
-		diag
+		t_iw_diag
 		t_fail "$name" "$tool client exited $rc, server $src"
 	fi
 }
@@ -103,7 +78,7 @@ ucm() {
 	else
 		t_indent <"$work/ucm-c"
 		t_indent <"$work/ucm-s"
-		diag
+		t_iw_diag
 		t_fail "$name" "ucmatose client exited $rc, server $src"
 	fi
 }

@@ -22,33 +22,9 @@ if [ ! -x "$T_PROGS/iw_peer" ]; then
 	t_fail "$P/progs" "$T_PROGS/iw_peer is not built"
 	t_exit
 fi
-if ! t_hosts_up; then
-	t_fail "$P/hosts" "cannot create netns a/b joined by va/vb"
-	t_exit
-fi
-modprobe -r irdma_sim irdma 2>/dev/null
-if ! modprobe siw || ! modprobe -a rdma_ucm ib_uverbs; then
-	t_fail "$P/modprobe" "cannot load siw, rdma_ucm, ib_uverbs"
-	t_exit
-fi
-t_dmesg_mark "$P"
-work=$(mktemp -d /var/tmp/iwerr.XXXXXX)
-t_defer rm -rf "$work"
-if ! t_check "$P/link-add" t_in "$T_NS_A" rdma link add irdma0 type irdma_sim netdev "$T_IF_A"; then
-	t_dmesg_since | tail -n 30 | t_indent
-	t_exit
-fi
-t_defer rdma link delete irdma0
+t_iw_setup "$P"
+work=$T_WORK
 
-diag() {
-	local d
-	for d in /sys/kernel/debug/irdma_sim/irdma_sim*; do
-		[ -f "$d/iw" ] || continue
-		t_log "DIAG $d/iw"
-		t_indent <"$d/iw"
-	done
-	t_dmesg_since | grep -E 'irdma' | tail -n 20 | t_indent
-}
 
 # peer NAME MODE PORT: rping server on irdma0, iw_peer in b
 peer() {
@@ -68,7 +44,7 @@ peer() {
 		kill "$spid" 2>/dev/null
 		wait "$spid"
 		t_indent <"$work/srv.$port"
-		diag
+		t_iw_diag
 		t_fail "$name" "the rping server did not see the error"
 		return
 	fi
@@ -77,7 +53,7 @@ peer() {
 		t_pass "$name"
 	else
 		t_indent <"$work/srv.$port"
-		diag
+		t_iw_diag
 		t_fail "$name" "iw_peer exited $rc, want a TERMINATE and the end of the connection"
 	fi
 }
@@ -109,7 +85,7 @@ killed() {
 		t_pass "$name"
 	else
 		kill -9 "$spid" "$cpid" 2>/dev/null
-		diag
+		t_iw_diag
 		t_fail "$name" "rping did not end after its peer was killed"
 	fi
 	wait "$spid" "$cpid" 2>/dev/null

@@ -56,15 +56,6 @@ t_defer rdma link delete irdma0
 t_check "$P/link-add-siw" ip netns exec kb rdma link add siw0 type siw netdev kvb
 t_defer ip netns exec kb rdma link delete siw0
 
-diag() {
-	local d
-	for d in /sys/kernel/debug/irdma_sim/irdma_sim*; do
-		[ -f "$d/iw" ] || continue
-		t_log "DIAG $d/iw"
-		t_indent <"$d/iw"
-	done
-}
-
 # kv NAME ADDR PORT SERVER_PID CLIENT_PID [NS]: one run of the test module,
 # loaded from netns NS: siw opens its sockets in the namespace of the
 # process calling it (the loader), not in that of the rdma_cm id
@@ -79,8 +70,8 @@ kv() {
 		t_pass "$name"
 		t_dmesg_since | grep -o 'irdma_kverbs_test: ok: .*' | t_indent
 	else
-		t_dmesg_since | grep -E 'irdma_kverbs_test|irdma|siw' | tail -n 30 | t_indent
-		diag
+		t_dmesg_since | grep -F 'irdma_kverbs_test' | t_indent
+		t_iw_diag
 		t_fail "$name" "insmod exited $rc: $out"
 	fi
 	T_DMESG_MARK=$mark	# the final check covers every run
