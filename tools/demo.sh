@@ -112,13 +112,31 @@ scene_devices() {
 	step "ibv_devinfo -v -d siw0" ibv_devinfo -v -d siw0
 }
 
+# demo_rping SDEV SNS SADDR PORT CDEV CNS OUT: an rping server on SDEV
+# (netns SNS, SADDR:PORT) in the background, output to OUT; a client on
+# CDEV in CNS, 5 pings with the data verified; then the server's output
+demo_rping() {
+	local sdev=$1 sns=$2 saddr=$3 port=$4 cdev=$5 cns=$6 out=$7 srv_pid
+	echo
+	echo "--- server on $sdev ($saddr:$port), in the background"
+	shown ip netns exec "$sns" rping -s -a "$saddr" -p "$port" -C 5 -v
+	ip netns exec "$sns" timeout 30 rping -s -a "$saddr" -p "$port" -C 5 -v >"$out" 2>&1 &
+	srv_pid=$!
+	step "the $sdev server listens (rdma res show cm_id)" t_wait 20 t_rdma_listening "$port"
+	step "$cdev is the client: 5 pings, data verified" \
+		ip netns exec "$cns" rping -c -a "$saddr" -p "$port" -C 5 -v -V
+	wait "$srv_pid"
+	echo "--- what the $sdev server printed"
+	cat "$out"
+}
+
 # iWARP traffic against a real peer: rping (Send/Recv, RDMA Read and
 # Write, verified data) between irdma0 and soft-iWARP, each side once as
 # the client.  irdma's CM sets the connection up over the model's ILQ
 # (TCP handshake, MPA v2) and hands it to the model's TCP offload; a
 # capture on vb shows the MPA exchange and the FPDUs that follow.
 scene_rping() {
-	local work cap cap_pid srv_pid
+	local work cap cap_pid
 	heading "rping between irdma0 and siw0: iWARP through irdma's CM and the model's QP engine"
 	step "load the rdma_cm user interface" modprobe rdma_ucm
 	work=$(mktemp -d /var/tmp/demo.XXXXXX)
@@ -129,29 +147,8 @@ scene_rping() {
 		t_wait 20 test -s "$cap"
 	fi
 
-	echo
-	echo "--- server on irdma0 ($T_IP_A:7201), in the background"
-	shown ip netns exec "$T_NS_A" rping -s -a "$T_IP_A" -p 7201 -C 5 -v
-	ip netns exec "$T_NS_A" timeout 30 rping -s -a "$T_IP_A" -p 7201 -C 5 -v >"$work/srv1" 2>&1 &
-	srv_pid=$!
-	step "the irdma0 server listens (rdma res show cm_id)" t_wait 20 t_rdma_listening 7201
-	step "siw0 is the client: 5 pings, data verified" \
-		ip netns exec "$T_NS_B" rping -c -a "$T_IP_A" -p 7201 -C 5 -v -V
-	wait "$srv_pid"
-	echo "--- what the irdma0 server printed"
-	cat "$work/srv1"
-
-	echo
-	echo "--- server on siw0 ($T_IP_B:7202), in the background"
-	shown ip netns exec "$T_NS_B" rping -s -a "$T_IP_B" -p 7202 -C 5 -v
-	ip netns exec "$T_NS_B" timeout 30 rping -s -a "$T_IP_B" -p 7202 -C 5 -v >"$work/srv2" 2>&1 &
-	srv_pid=$!
-	step "the siw0 server listens" t_wait 20 t_rdma_listening 7202
-	step "irdma0 is the client: 5 pings, data verified" \
-		ip netns exec "$T_NS_A" rping -c -a "$T_IP_B" -p 7202 -C 5 -v -V
-	wait "$srv_pid"
-	echo "--- what the siw0 server printed"
-	cat "$work/srv2"
+	demo_rping irdma0 "$T_NS_A" "$T_IP_A" 7201 siw0 "$T_NS_B" "$work/srv1"
+	demo_rping siw0 "$T_NS_B" "$T_IP_B" 7202 irdma0 "$T_NS_A" "$work/srv2"
 
 	if [ -n "${cap_pid:-}" ]; then
 		sleep 1

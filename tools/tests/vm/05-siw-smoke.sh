@@ -58,41 +58,8 @@ else
 	t_fail "$P/ibv_devinfo" "siw0 is not an active iWARP port"
 fi
 
-# rping_pair NAME SERVER_ADDR: rping server in a, client in b, 10 pings
-rping_pair() {
-	local name=$1 addr=$2 port=$3 spid out rc=0 src=0
-	ip netns exec "$T_NS_A" timeout 60 rping -s -a "$addr" -p "$port" -C 10 -V >"/tmp/rping-s.$port" 2>&1 &
-	spid=$!
-	if ! t_wait 10 t_rdma_listening "$port"; then
-		kill "$spid" 2>/dev/null
-		wait "$spid"
-		t_indent <"/tmp/rping-s.$port"
-		t_fail "$name" "the rping server does not listen"
-		return
-	fi
-	out=$(t_in "$T_NS_B" timeout 60 rping -c -a "$addr" -p "$port" -C 10 -V -v 2>&1) || rc=$?
-	# rping's server sometimes misses the client's disconnect (a race in
-	# rping: about 1 run in 50 it waits forever in "wait for
-	# RDMA_WRITE_ADV state 10", killable).  The data path is proven by
-	# the client's 10 verified pings; give the server 10 s, then note it.
-	if ! t_wait 10 eval "! kill -0 $spid"; then
-		t_log "rping server still waiting 10 s after the client finished: killed (rping race)"
-		kill "$spid" 2>/dev/null
-		wait "$spid"
-	else
-		wait "$spid" || src=$?
-	fi
-	if [ "$rc" -eq 0 ] && [ "$src" -eq 0 ] && [ "$(grep -c 'ping data' <<<"$out")" -eq 10 ]; then
-		t_pass "$name"
-	else
-		t_indent <<<"$out"
-		t_indent <"/tmp/rping-s.$port"
-		t_fail "$name" "rping client exited $rc, server $src"
-	fi
-	rm -f "/tmp/rping-s.$port"
-}
-rping_pair "$P/rping-ipv4" "$T_IP_A" 7174
-rping_pair "$P/rping-ipv6" "$T_IP6_A" 7176
+t_rping "$P/rping-ipv4" "$T_NS_A" "$T_NS_B" "$T_IP_A" 7174
+t_rping "$P/rping-ipv6" "$T_NS_A" "$T_NS_B" "$T_IP6_A" 7176
 
 # ucmatose: 2 connections, 100 messages of 4 KiB each way
 ucm_rc=0 ucm_src=0

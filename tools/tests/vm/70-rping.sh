@@ -33,50 +33,20 @@ if command -v dumpcap >/dev/null && command -v tshark >/dev/null; then
 fi
 
 
-# rping_pair NAME SERVER_NS CLIENT_NS ADDR PORT
-rping_pair() {
-	local name=$1 sns=$2 cns=$3 addr=$4 port=$5 spid out rc=0 src=0
-	ip netns exec "$sns" timeout 60 rping -s -a "$addr" -p "$port" -C 10 -V >"$work/srv.$port" 2>&1 &
-	spid=$!
-	if ! t_wait 10 t_rdma_listening "$port"; then
-		kill "$spid" 2>/dev/null
-		wait "$spid"
-		t_indent <"$work/srv.$port"
-		t_fail "$name" "the rping server does not listen"
-		return
-	fi
-	out=$(t_in "$cns" timeout 60 rping -c -a "$addr" -p "$port" -C 10 -V -v 2>&1) || rc=$?
-	# as in 05-siw-smoke: rping's server may miss the disconnect (rping race)
-	if ! t_wait 10 eval "! kill -0 $spid"; then
-		t_log "rping server still waiting 10 s after the client finished: killed"
-		kill "$spid" 2>/dev/null
-		wait "$spid"
-	else
-		wait "$spid" || src=$?
-	fi
-	if [ "$rc" -eq 0 ] && [ "$src" -eq 0 ] && [ "$(grep -c 'ping data' <<<"$out")" -eq 10 ]; then
-		t_pass "$name"
-	else
-		t_indent <<<"$out"
-		t_indent <"$work/srv.$port"
-		t_iw_diag
-		t_fail "$name" "rping client exited $rc, server $src"
-	fi
-}
 
-rping_pair "$P/irdma-client-siw-ipv4" "$T_NS_B" "$T_NS_A" "$T_IP_B" 7201
-rping_pair "$P/irdma-client-siw-ipv6" "$T_NS_B" "$T_NS_A" "$T_IP6_B" 7202
+t_rping "$P/irdma-client-siw-ipv4" "$T_NS_B" "$T_NS_A" "$T_IP_B" 7201
+t_rping "$P/irdma-client-siw-ipv6" "$T_NS_B" "$T_NS_A" "$T_IP6_B" 7202
 # siw asks for MPA v2 without the peer-to-peer flag: no RTR, it sends first
-rping_pair "$P/siw-client-irdma-ipv4" "$T_NS_A" "$T_NS_B" "$T_IP_A" 7207
-rping_pair "$P/siw-client-irdma-ipv6" "$T_NS_A" "$T_NS_B" "$T_IP6_A" 7208
+t_rping "$P/siw-client-irdma-ipv4" "$T_NS_A" "$T_NS_B" "$T_IP_A" 7207
+t_rping "$P/siw-client-irdma-ipv6" "$T_NS_A" "$T_NS_B" "$T_IP6_A" 7208
 
 t_check "$P/link-delete-siw" rdma link delete siw0
 if t_check "$P/link-add-irdma1" t_in "$T_NS_B" rdma link add irdma1 type irdma_sim netdev "$T_IF_B"; then
 	t_defer rdma link delete irdma1
-	rping_pair "$P/irdma-irdma-ipv4" "$T_NS_B" "$T_NS_A" "$T_IP_B" 7203
-	rping_pair "$P/irdma-irdma-ipv6" "$T_NS_B" "$T_NS_A" "$T_IP6_B" 7204
-	rping_pair "$P/irdma-irdma-rev-ipv4" "$T_NS_A" "$T_NS_B" "$T_IP_A" 7205
-	rping_pair "$P/irdma-irdma-rev-ipv6" "$T_NS_A" "$T_NS_B" "$T_IP6_A" 7206
+	t_rping "$P/irdma-irdma-ipv4" "$T_NS_B" "$T_NS_A" "$T_IP_B" 7203
+	t_rping "$P/irdma-irdma-ipv6" "$T_NS_B" "$T_NS_A" "$T_IP6_B" 7204
+	t_rping "$P/irdma-irdma-rev-ipv4" "$T_NS_A" "$T_NS_B" "$T_IP_A" 7205
+	t_rping "$P/irdma-irdma-rev-ipv6" "$T_NS_A" "$T_NS_B" "$T_IP6_A" 7206
 	t_check "$P/link-delete-irdma1" rdma link delete irdma1
 fi
 
