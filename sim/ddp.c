@@ -141,7 +141,13 @@ int irdma_sim_iw_mem(struct irdma_sim_iw *iw, u32 stag, u64 to, void *buf,
 		goto out;
 	}
 	if (!stag) {
-		if (!iw->priv) {
+		/*
+		 * STag 0 names DMA addresses: only a privileged QP's own
+		 * SGEs may use it, never a peer's Write, Read or Read Request
+		 */
+		if (!iw->priv ||
+		    (rights & (IRDMA_ACCESS_REMOTE_READ |
+			       IRDMA_ACCESS_REMOTE_WRITE))) {
 			ret = -EPERM;
 			goto out;
 		}
@@ -172,6 +178,13 @@ int irdma_sim_iw_mem(struct irdma_sim_iw *iw, u32 stag, u64 to, void *buf,
 			off = to;
 		}
 	}
+	/*
+	 * an access check only (a Read Request): the response path meets
+	 * pages without backing one at a time; walking up to 2 GiB here with
+	 * interrupts off would let the peer stall the CPU
+	 */
+	if (!buf)
+		goto out;
 	while (done < len) {
 		chunk = len - done;
 		if (mr) {

@@ -249,9 +249,13 @@ static u64 irdma_sim_iw_sq_word(struct irdma_sim_iw *iw, u32 idx, u32 w)
  */
 static bool irdma_sim_iw_sq_ready(struct irdma_sim_iw *iw)
 {
-	return FIELD_GET(IRDMA_WQE_HDR_VALID,
-			 irdma_sim_iw_sq_word(iw, iw->sq_tail, IRDMA_WQE_HDR)) ==
-	       iw->sq_pol;
+	/* the poller reads the consumer index while the engine moves it */
+	u32 tail = READ_ONCE(iw->sq_tail);
+
+	return tail < iw->sq_size &&
+	       FIELD_GET(IRDMA_WQE_HDR_VALID,
+			 irdma_sim_iw_sq_word(iw, tail, IRDMA_WQE_HDR)) ==
+	       READ_ONCE(iw->sq_pol);
 }
 
 /**
@@ -279,8 +283,13 @@ static u64 irdma_sim_iw_rq_word(struct irdma_sim_iw *iw, u32 idx, u32 off)
  */
 bool irdma_sim_iw_rq_ready(struct irdma_sim_iw *iw)
 {
-	return FIELD_GET(IRDMA_WQE_HDR_VALID,
-			 irdma_sim_iw_rq_word(iw, iw->rq_tail, 24)) == iw->rq_pol;
+	/* the poller reads the consumer index while the engine moves it */
+	u32 tail = READ_ONCE(iw->rq_tail);
+
+	return tail < iw->rq_size &&
+	       FIELD_GET(IRDMA_WQE_HDR_VALID,
+			 irdma_sim_iw_rq_word(iw, tail, 24)) ==
+	       READ_ONCE(iw->rq_pol);
 }
 
 /**
@@ -319,9 +328,12 @@ int irdma_sim_iw_rq_take(struct irdma_sim_iw *iw)
 	}
 	iw->rq.nsge = n;
 	iw->rq.active = true;
-	if (++iw->rq_tail == iw->rq_size) {
-		iw->rq_tail = 0;
-		iw->rq_pol ^= 1;
+	/* one store of the index: the poller reads it (rq_ready) */
+	if (iw->rq_tail + 1 == iw->rq_size) {
+		WRITE_ONCE(iw->rq_pol, iw->rq_pol ^ 1);
+		WRITE_ONCE(iw->rq_tail, 0);
+	} else {
+		WRITE_ONCE(iw->rq_tail, iw->rq_tail + 1);
 	}
 	iw->stats.rq_wqes++;
 	return 0;
@@ -604,6 +616,15 @@ static bool irdma_sim_iw_sq_one(struct irdma_sim_iw *iw)
 		iw->sq_blocked = true;
 		return false;
 	}
+	/* a Read Request is staged at once: it needs room in the buffer */
+	if ((op == IRDMA_WQE_OP_RDMA_READ ||
+	     op == IRDMA_WQE_OP_RDMA_READ_LOC_INV) && !irdma_sim_iw_room(iw)) {
+		irdma_sim_iw_push(iw);
+		if (!irdma_sim_iw_room(iw)) {
+			iw->sq_blocked = true;
+			return false;
+		}
+	}
 	iw->sq_blocked = false;
 	quanta = irdma_sim_iw_wqe_quanta(w[IRDMA_WQE_HDR]);
 	w[0] = irdma_sim_iw_sq_word(iw, idx, 0);
@@ -625,10 +646,12 @@ static bool irdma_sim_iw_sq_one(struct irdma_sim_iw *iw)
 				  IRDMA_AE_SOURCE_SQ, U8_MAX, 0);
 		return true;
 	}
-	iw->sq_tail += quanta;
-	if (iw->sq_tail == iw->sq_size) {
-		iw->sq_tail = 0;
-		iw->sq_pol ^= 1;
+	/* one store of the index: the poller reads it (sq_ready) */
+	if (iw->sq_tail + quanta == iw->sq_size) {
+		WRITE_ONCE(iw->sq_pol, iw->sq_pol ^ 1);
+		WRITE_ONCE(iw->sq_tail, 0);
+	} else {
+		WRITE_ONCE(iw->sq_tail, iw->sq_tail + quanta);
 	}
 
 	switch (op) {
