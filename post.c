@@ -279,6 +279,7 @@ int irdma_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	struct irdma_qp *iwqp = to_iwqp(ibqp);
 	struct irdma_kqp *k = iwqp->k;
 	unsigned long flags;
+	bool posted = false;
 	int ret = 0;
 
 	if (!k) {
@@ -292,10 +293,12 @@ int irdma_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 			*bad_wr = wr;
 			break;
 		}
+		posted = true;
 	}
 	spin_unlock_irqrestore(&k->lock, flags);
 	/* the doorbell is ordered after the WQEs by the MMIO write */
-	irdma_wr32(iwqp->iwdev->rf, IRDMA_REG_WQEALLOC, iwqp->id);
+	if (posted)
+		irdma_wr32(iwqp->iwdev->rf, IRDMA_REG_WQEALLOC, iwqp->id);
 	return ret;
 }
 
