@@ -21,9 +21,9 @@
 
 #include "../cm.c"
 
-#define T_ADDR0		0x0a000001	/* 10.0.0.1 */
-#define T_ADDR1		0x0a000002	/* 10.0.0.2 */
-#define T_RAW_ADDR	0x0a000063	/* 10.0.0.99: the raw peer */
+#define T_ADDR0		0xc0000201	/* 192.0.2.1 */
+#define T_ADDR1		0xc0000202	/* 192.0.2.2 */
+#define T_RAW_ADDR	0xc0000263	/* 192.0.2.99: the raw peer */
 #define T_PORT_L	4791
 #define T_PORT_A	33000
 #define T_MAX_LOG	96
@@ -820,7 +820,7 @@ static struct irdma_test_cmid *irdma_t_establish(struct kunit *test,
 	return n;
 }
 
-/* ---- a raw TCP peer (10.0.0.99) talking to dev 1's listener ------------- */
+/* ---- a raw TCP peer (192.0.2.99) talking to dev 1's listener ------------- */
 
 struct irdma_t_raw {
 	u32 addr;
@@ -1337,7 +1337,7 @@ static void irdma_test_kernel_lpb_helpers(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, irdma_ipv6_is_lpb(v6a, v6lo));
 	KUNIT_EXPECT_TRUE(test, irdma_ipv6_is_lpb(v6a, v6a));
 	KUNIT_EXPECT_FALSE(test, irdma_ipv6_is_lpb(v6a, v6b));
-	/* no device holds 10.0.0.1 in the test kernel */
+	/* no device holds 192.0.2.1 in the test kernel */
 	KUNIT_EXPECT_EQ(test, irdma_get_vlan_ipv4(&init_net, T_ADDR0, 0, NULL),
 			IRDMA_CM_NO_VLAN);
 }

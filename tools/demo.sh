@@ -5,8 +5,8 @@
 # to soft-iWARP, each on one end of a veth pair between two network
 # namespaces:
 #
-#   netns a: va 192.168.77.1  irdma0 (type irdma_sim)
-#   netns b: vb 192.168.77.2  siw0   (type siw)
+#   netns a: va 192.0.2.1  irdma0 (type irdma_sim)
+#   netns b: vb 192.0.2.2  siw0   (type siw)
 #
 # The demo is a list of scenes, each a function scene_NAME run in order
 # (SCENES below); each step inside a scene prints a heading, the command

@@ -32,7 +32,7 @@ fail() { echo "FAIL: $*"; ret=1; }
 pass() { echo "ok: $*"; }
 here=$(cd "$(dirname "$0")" && pwd)
 progs=${T_PROGS:-$here/../../tools/tests/progs/build}
-A=192.168.77.1 B=192.168.77.2 A6=fd77::1 B6=fd77::2
+A=192.0.2.1 B=192.0.2.2 A6=2001:db8::1 B6=2001:db8::2
 
 [ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 4; }
 command -v rdma >/dev/null || { echo "SKIP: no rdma tool"; exit 4; }

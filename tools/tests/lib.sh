@@ -23,7 +23,7 @@
 # no ": "; prefix it with the script's topic ("link/port-down").
 #
 # Two test hosts: netns "a" and "b" joined by a veth pair, va (in a,
-# 192.168.77.1/24, fd77::1/64) <-> vb (in b, .2, fd77::2), links up:
+# 192.0.2.1/24, 2001:db8::1/64) <-> vb (in b, .2, 2001:db8::2), links up:
 #   t_hosts_up / t_hosts_down  (t_hosts_up registers t_hosts_down with t_defer)
 #   t_in NS CMD...             run CMD in netns NS
 # RDMA devices are visible in every netns (rdma system: netns shared), but
@@ -58,10 +58,10 @@ T_NS_A=a
 T_NS_B=b
 T_IF_A=va
 T_IF_B=vb
-T_IP_A=192.168.77.1
-T_IP_B=192.168.77.2
-T_IP6_A=fd77::1
-T_IP6_B=fd77::2
+T_IP_A=192.0.2.1
+T_IP_B=192.0.2.2
+T_IP6_A=2001:db8::1
+T_IP6_B=2001:db8::2
 T_LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 T_REPO=$(cd "$T_LIB_DIR/../.." && pwd)
 # the C test programs, built on the host by tools/vm/tests.sh

@@ -23,7 +23,7 @@
 #                      add a virtio-net NIC whose only link is a QEMU socket
 #                      netdev on 127.0.0.1:PORT; run one guest with listen,
 #                      another with connect.  In the guest it is "peer0",
-#                      192.168.78.1/24 + fd78::1 (listen) or .2/fd78::2
+#                      198.51.100.1/24 + 2001:db8:78::1 (listen) or .2/2001:db8:78::2
 #                      (connect).  IRDMA_VM_PEER=listen|connect is set.
 #   --append ARGS      extra kernel command line (e.g. "loglevel=7")
 #   --kernel IMAGE     boot IMAGE instead of Debian's kernel: one with

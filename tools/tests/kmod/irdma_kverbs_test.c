@@ -6,7 +6,7 @@
  * (post_send, post_recv, poll_cq, fast-register MRs) against an
  * independent peer.
  *
- *   insmod irdma_kverbs_test.ko addr=192.168.78.2 port=7300 \
+ *   insmod irdma_kverbs_test.ko addr=198.51.100.2 port=7300 \
  *	server_pid=PID client_pid=PID
  *
  * The server listens on addr:port in the network namespace of process
@@ -36,7 +36,7 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_cm.h>
 
-static char *addr = "192.168.78.2";
+static char *addr = "198.51.100.2";
 module_param(addr, charp, 0444);
 MODULE_PARM_DESC(addr, "server IPv4 or IPv6 address");
 static ushort port = 7300;

@@ -180,7 +180,7 @@ mpa_pair "$P/mpa-reject-ipv4" "$T_IP_A" 7001
 mpa_pair "$P/mpa-reject-ipv6" "$T_IP6_A" 7003
 
 # --- the same on VLAN 100: va.100 / vb.100 -------------------------------------
-VIP_A=192.168.177.1 VIP_B=192.168.177.2 VIP6_A=fd77:100::1 VIP6_B=fd77:100::2
+VIP_A=203.0.113.1 VIP_B=203.0.113.2 VIP6_A=2001:db8:100::1 VIP6_B=2001:db8:100::2
 vlan_up() {
 	local ns=$1 dev=$2 ip=$3 ip6=$4
 	t_in "$ns" ip link add link "$dev" name "$dev.100" type vlan id 100 &&

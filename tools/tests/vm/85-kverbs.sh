@@ -18,7 +18,7 @@
 . "$(dirname "$0")/../lib.sh"
 P=kverbs
 KMOD=$T_REPO/tools/tests/kmod/irdma_kverbs_test.ko
-A4=192.168.78.1 B4=192.168.78.2 A6=fd78::1 B6=fd78::2
+A4=198.51.100.1 B4=198.51.100.2 A6=2001:db8:78::1 B6=2001:db8:78::2
 
 t_require "$P/tools" rdma insmod || t_exit
 t_need_ours "$P" irdma irdma_sim
