@@ -16,7 +16,7 @@ pkgs=(
 	gcc make libc6-dev flex bison bc libelf-dev libssl-dev xz-utils cpio
 	kmod dwarves python3
 	# static analysis, fuzzing (clang/libFuzzer), shell lint
-	sparse clang lld llvm shellcheck
+	sparse clang lld llvm shellcheck libclang-rt-14-dev
 	# the test VM: QEMU and the initramfs' busybox
 	qemu-system-x86 busybox-static
 	# RDMA user space: stock libirdma, verbs/CM tools, perftest
@@ -26,7 +26,7 @@ pkgs=(
 	iproute2 iputils-ping ethtool procps util-linux coreutils tshark
 	# NVMe-oF over RDMA tests
 	nvme-cli fio
-	git
+	git rsync
 )
 
 missing=()
