@@ -30,7 +30,18 @@ set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/.." && pwd)
 cd "$repo" || exit 1
-stages=${CHECK_STAGES:-build static kunit fuzz siw vm}
+all_stages="build static kunit fuzz siw vm"
+stages=${CHECK_STAGES:-$all_stages}
+for s in $stages; do
+	case " $all_stages " in
+	*" $s "*) ;;
+	*)
+		echo "check.sh: unknown stage '$s' (stages: $all_stages)" >&2
+		exit 2
+		;;
+	esac
+done
+[ -n "${stages// /}" ] || { echo "check.sh: CHECK_STAGES names no stage" >&2; exit 2; }
 
 results=$(mktemp)
 trap 'rm -f "$results"' EXIT
