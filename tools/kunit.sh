@@ -68,28 +68,57 @@ if [ ! -f "$tree/.irdma-tree" ]; then
 	mv "$tree.tmp" "$tree"
 fi
 
-# Drop our tree in.  The directory is rebuilt from scratch (the pristine
-# files there are hard links: unlink, never write through them); tar keeps
-# modification times, so make rebuilds only what changed.
+# Drop our tree in, keyed by content: a file whose bytes differ from the
+# copy there is rewritten (and so gets a new modification time, and make
+# rebuilds it); an unchanged file keeps its old time; a file gone from the
+# checkout is deleted.  Modification times of the checkout are never used,
+# so checking out an older revision still rebuilds what it changed.  The
+# directory in the tree is ours alone (the pristine files there were hard
+# links, unlinked the first time: rsync writes to a temporary and renames).
 dst=$tree/drivers/infiniband/hw/irdma
-rm -rf "$dst"
 mkdir -p "$dst"
-tar -C "$root" --exclude=./.git --exclude=./tools --exclude=./.ci \
-	--exclude=./Documentation --exclude='*.o' --exclude='*.ko' \
-	--exclude='*.cmd' --exclude='*.mod*' -cf - . | tar -C "$dst" -xf -
+rsync -r --checksum --delete --no-times --chmod=F644,D755 \
+	--exclude=/.git --exclude=/tools --exclude=/.ci --exclude=/Documentation \
+	--exclude='*.o' --exclude='*.ko' --exclude='*.cmd' --exclude='*.mod*' \
+	--exclude='.*.d' --exclude='*.a' --exclude='*.symvers' --exclude='*.order' \
+	"$root/" "$dst/"
 
 cd "$tree"
 kunit=(python3 tools/testing/kunit/kunit.py)
 jobs=$(nproc)
+
+# The build of a cold kernel takes 10-15 minutes: say how far it is once a
+# minute (objects compiled so far) rather than staying silent.
+blog=$base/build-log-$ver-$hash.txt
+nice "${kunit[@]}" build --arch=x86_64 --build_dir="$bdir" \
+	--kunitconfig="$kconf" --jobs="$jobs" >"$blog" 2>&1 &
+bpid=$!
+t0=$(date +%s)
+while kill -0 "$bpid" 2>/dev/null; do
+	for _ in $(seq 60); do
+		kill -0 "$bpid" 2>/dev/null || break
+		sleep 1
+	done
+	kill -0 "$bpid" 2>/dev/null || break
+	n=$(find "$bdir" -name '*.o' -newer "$blog" 2>/dev/null | wc -l)
+	echo "kunit.sh: building the test kernel: $((($(date +%s) - t0) / 60)) min, $n objects so far" >&2
+done
+set +e
+wait "$bpid"
+brc=$?
+set -e
+if [ "$brc" -ne 0 ]; then
+	tail -30 "$blog"
+	echo "FAIL: kunit.build: the test kernel did not build (log $blog)"
+	exit 1
+fi
 if [ "$build_only" = 1 ]; then
-	nice "${kunit[@]}" build --arch=x86_64 --build_dir="$bdir" \
-		--kunitconfig="$kconf" --jobs="$jobs"
-	exit $?
+	exit 0
 fi
 
 set +e
-nice "${kunit[@]}" run --arch=x86_64 --build_dir="$bdir" --kunitconfig="$kconf" \
-	--jobs="$jobs" --timeout=900 --raw_output=all "$glob" >"$log" 2>&1
+nice "${kunit[@]}" exec --arch=x86_64 --build_dir="$bdir" --kunitconfig="$kconf" \
+	--timeout=900 --raw_output=all "$glob" >"$log" 2>&1
 rc=$?
 set -e
 
