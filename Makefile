@@ -12,6 +12,7 @@
 #   make fuzz       libFuzzer over the CM's MPA and TCP parsers
 #   make vmtest     the VM integration tests only
 #   make man        section 9 pages of every documented function
+#   make fresh      make demo in a new minimal Debian 12 root (mmdebstrap)
 #
 # The target kernel is the one linux-image-amd64 depends on, not the
 # running kernel: the build host is not the target.
@@ -29,7 +30,7 @@ KBUILD_ARGS := -C $(KDIR) M=$(CURDIR) IRDMA_OOT=1 \
 
 export CACHE KVER KDIR LINUX_SRC
 
-.PHONY: all modules install deps demo check static kunit fuzz vmtest siw man clean
+.PHONY: all modules install deps demo check static kunit fuzz vmtest siw man fresh clean
 
 all: modules
 
@@ -66,6 +67,9 @@ vmtest: modules
 
 siw:
 	$(TOOLS)/siw.sh
+
+fresh:
+	$(TOOLS)/fresh.sh demo
 
 man:
 	@test -d "$(LINUX_SRC)" || $(TOOLS)/linux-src.sh
