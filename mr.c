@@ -392,6 +392,14 @@ struct ib_mr *irdma_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 len,
 	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
 	if (!mr)
 		return ERR_PTR(-ENOMEM);
+	/*
+	 * The adapter writes QP and CQ rings (CQEs, shadow areas, the RQ's
+	 * consumed WQEs) whatever access the caller asked for: pin them
+	 * writable, so a read-only mapping is refused here rather than
+	 * written behind the kernel's back.
+	 */
+	if (req.reg_type != IRDMA_MEMREG_TYPE_MEM)
+		acc |= IB_ACCESS_LOCAL_WRITE;
 	mr->umem = ib_umem_get(ibpd->device, start, len, acc);
 	if (IS_ERR(mr->umem)) {
 		ret = PTR_ERR(mr->umem);
@@ -458,7 +466,9 @@ err_free_mr:
  * @udata: user data
  *
  * A QP/CQ buffer is deregistered after its QP/CQ is destroyed (or after
- * a failed create), so it is back on the context's list.
+ * a failed create), so it is back on the context's list.  One that a QP
+ * or CQ still uses is refused with -EBUSY (a user can ask for that with
+ * one call: it is not a driver error).
  *
  * Return: 0 or a negative errno (the adapter refused: the region stays).
  */
@@ -473,12 +483,23 @@ int irdma_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 			rdma_udata_to_drv_context(udata, struct irdma_ucontext,
 						  ibucontext);
 
-		if (WARN_ON(mr->ubuf->in_use))
-			return -EBUSY;
+		/*
+		 * Test and unlist under the lock irdma_ubuf_take() holds: once
+		 * off the list no create_qp/create_cq can take the buffer, and
+		 * one that took it first keeps the registration alive.
+		 */
 		spin_lock(&ucontext->bufs_lock);
+		if (mr->ubuf->in_use) {
+			spin_unlock(&ucontext->bufs_lock);
+			ibdev_dbg(ibmr->device,
+				  "buffer at 0x%llx still holds a QP or CQ\n",
+				  mr->ubuf->va);
+			return -EBUSY;
+		}
 		list_del(&mr->ubuf->list);
 		spin_unlock(&ucontext->bufs_lock);
 		kfree(mr->ubuf);
+		mr->ubuf = NULL;
 	}
 	if (mr->hw) {
 		ret = irdma_cqp_dealloc_stag(rf, mr->stag,
