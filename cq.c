@@ -134,6 +134,8 @@ static int irdma_cq_setup_kernel(struct irdma_cq *cq, struct irdma_pci_f *rf)
 	if (!kcq)
 		return -ENOMEM;
 	spin_lock_init(&kcq->lock);
+	INIT_LIST_HEAD(&kcq->flushed_sq);
+	INIT_LIST_HEAD(&kcq->flushed_rq);
 	ret = irdma_cq_ring_alloc(rf, &kcq->ring, cq->id, cq->size);
 	if (ret) {
 		kfree(kcq);
@@ -227,6 +229,13 @@ int irdma_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 	if (ret)
 		goto err_erase;
 	cq->created = true;
+	/*
+	 * What the consumer may have outstanding: ib_cq_pool_get() packs
+	 * ULPs' QPs into CQs by it, and uverbs tells user space.  A kernel
+	 * ring has room for twice that (the extended CQE layout); a user
+	 * ring is what libirdma sized.
+	 */
+	ibcq->cqe = udata ? cq->size : attr->cqe;
 
 	if (!udata)
 		return 0;
@@ -256,8 +265,8 @@ err_release:
  * @ibcq: the CQ
  * @udata: user data
  *
- * Once DESTROY_CQ has completed the adapter writes no more CQEs or CEQEs
- * for it; synchronize_irq() waits for an event being delivered.
+ * Once DESTROY_CQ has completed the adapter writes no more CQEs, CEQEs or
+ * AEQEs for it; synchronize_irq() waits for an event being delivered.
  *
  * Return: 0 or a negative errno (the CQ then stays).
  */
@@ -279,7 +288,12 @@ int irdma_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 		cq->created = false;
 	}
 	xa_erase(&rf->cq_table, cq->id);
+	/*
+	 * A CEQE or an AEQE naming the CQ may be in hand: the CEQ's and the
+	 * AEQ's IRQ threads looked it up before the erase.  Wait for both.
+	 */
 	synchronize_irq(rf->ceqs[cq->ceq_id].vec->irq);
+	synchronize_irq(rf->vectors[0].irq);
 	irdma_cq_release(cq, rf, ucontext);
 	ida_free(&rf->cq_ida, cq->id);
 	return 0;
@@ -303,6 +317,14 @@ void irdma_cq_event(struct irdma_pci_f *rf, u32 cq_id)
 		return;
 	}
 	ibcq = &cq->ibcq;
+	if (cq->k) {
+		unsigned long flags;
+
+		/* the arm this event answers is used up */
+		spin_lock_irqsave(&cq->k->lock, flags);
+		cq->k->armed = false;
+		spin_unlock_irqrestore(&cq->k->lock, flags);
+	}
 	if (ibcq->comp_handler)
 		ibcq->comp_handler(ibcq, ibcq->cq_context);
 }
@@ -322,6 +344,10 @@ void irdma_cq_async_event(struct irdma_pci_f *rf, u32 cq_id)
 
 	if (!cq)
 		return;
+	/* an overflowed CQ is in error for good: its consumer hears it once */
+	if (cq->err_reported)
+		return;
+	cq->err_reported = true;
 	ibcq = &cq->ibcq;
 	if (!ibcq->event_handler)
 		return;

@@ -270,6 +270,9 @@ static int irdma_post_one(struct irdma_qp *iwqp, const struct ib_send_wr *wr)
  * @wr: the chain
  * @bad_wr: the first request not posted
  *
+ * On a flushed QP the requests complete with flush errors
+ * (irdma_poll_flushed()).
+ *
  * Context: any.
  * Return: 0 or a negative errno.
  */
@@ -278,8 +281,8 @@ int irdma_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 {
 	struct irdma_qp *iwqp = to_iwqp(ibqp);
 	struct irdma_kqp *k = iwqp->k;
+	bool posted = false, flushed;
 	unsigned long flags;
-	bool posted = false;
 	int ret = 0;
 
 	if (!k) {
@@ -295,9 +298,19 @@ int irdma_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		}
 		posted = true;
 	}
+	flushed = k->flushed;
 	spin_unlock_irqrestore(&k->lock, flags);
-	/* the doorbell is ordered after the WQEs by the MMIO write */
-	if (posted)
+	if (!posted)
+		return ret;
+	/*
+	 * A QP in ERROR takes work requests and completes them with flush
+	 * errors, as the adapter does after a flush; the adapter does not
+	 * look at them any more, so the driver does (irdma_poll_flushed()).
+	 */
+	if (flushed)
+		queue_work(system_highpri_wq, &iwqp->flush_work);
+	else
+		/* the doorbell is ordered after the WQEs by the MMIO write */
 		irdma_wr32(iwqp->iwdev->rf, IRDMA_REG_WQEALLOC, iwqp->id);
 	return ret;
 }
@@ -308,7 +321,8 @@ int irdma_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
  * @wr: the chain
  * @bad_wr: the first request not posted
  *
- * No doorbell: the adapter finds RQ WQEs by their valid bit.
+ * No doorbell: the adapter finds RQ WQEs by their valid bit.  On a
+ * flushed QP they complete with flush errors (irdma_poll_flushed()).
  *
  * Context: any.
  * Return: 0 or a negative errno.
@@ -319,6 +333,7 @@ int irdma_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	struct irdma_qp *iwqp = to_iwqp(ibqp);
 	struct irdma_kqp *k = iwqp->k;
 	u32 wqe_bytes = IRDMA_WQE_QUANTUM << iwqp->rq_shift;
+	bool posted = false, flushed;
 	unsigned long flags;
 	int ret = 0;
 
@@ -353,8 +368,13 @@ int irdma_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 			k->rq_head = 0;
 			k->rq_pol ^= 1;
 		}
+		posted = true;
 	}
+	flushed = k->flushed;
 	spin_unlock_irqrestore(&k->lock, flags);
+	/* see irdma_post_send() */
+	if (posted && flushed)
+		queue_work(system_highpri_wq, &iwqp->flush_work);
 	return ret;
 }
 
@@ -527,6 +547,73 @@ out:
 }
 
 /**
+ * irdma_flush_wc() - a flush-error work completion
+ * @wc: filled in
+ * @iwqp: the QP
+ * @wr_id: the work request's id
+ * @opcode: IB_WC_* opcode of the work request
+ */
+static void irdma_flush_wc(struct ib_wc *wc, struct irdma_qp *iwqp, u64 wr_id,
+			   enum ib_wc_opcode opcode)
+{
+	memset(wc, 0, sizeof(*wc));
+	wc->wr_id = wr_id;
+	wc->qp = &iwqp->ibqp;
+	wc->opcode = opcode;
+	wc->status = IB_WC_WR_FLUSH_ERR;
+	wc->vendor_err = (u32)IRDMA_FLUSH_MAJOR_ERR << 16 |
+			 IRDMA_FLUSH_GENERAL_ERR;
+}
+
+/**
+ * irdma_poll_flushed() - flush completions of the flushed QPs of a CQ
+ * @cq: kernel CQ whose ring is empty
+ * @wc: completions
+ * @max: capacity of @wc
+ *
+ * The adapter completes what a QP held when it was flushed; work requests
+ * posted later (or left by the flush) are the driver's to complete, oldest
+ * first.  Called only once the ring is empty, so they come after every
+ * completion the adapter wrote for the QP.
+ *
+ * Context: cq->k->lock held.
+ * Return: completions written.
+ */
+static int irdma_poll_flushed(struct irdma_cq *cq, struct ib_wc *wc, int max)
+{
+	struct irdma_kcq *kcq = cq->k;
+	struct irdma_kqp *k;
+	int n = 0;
+
+	lockdep_assert_held(&kcq->lock);
+	list_for_each_entry(k, &kcq->flushed_sq, sq_flush) {
+		spin_lock(&k->lock);
+		while (n < max) {
+			int at = irdma_sq_next_wr(k);
+			struct irdma_sq_wr *w;
+
+			if (at < 0)
+				break;
+			w = &k->sq_wrs[at];
+			irdma_flush_wc(&wc[n++], k->iwqp, w->wr_id,
+				       irdma_wc_opcode(w->op));
+			k->sq_tail = (at + w->quanta) % k->sq_size;
+		}
+		spin_unlock(&k->lock);
+	}
+	list_for_each_entry(k, &kcq->flushed_rq, rq_flush) {
+		spin_lock(&k->lock);
+		while (n < max && k->rq_tail != k->rq_head) {
+			irdma_flush_wc(&wc[n++], k->iwqp, k->rq_wrids[k->rq_tail],
+				       IB_WC_RECV);
+			k->rq_tail = (k->rq_tail + 1) % k->rq_size;
+		}
+		spin_unlock(&k->lock);
+	}
+	return n;
+}
+
+/**
  * irdma_poll_cq() - reap completions of a kernel CQ
  * @ibcq: CQ
  * @num_entries: capacity of @wc
@@ -568,8 +655,149 @@ int irdma_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc)
 			   le64_encode_bits(kcq->ring.head,
 					    IRDMA_CQ_SHADOW_QW0_CQEIDX));
 	}
+	if (n < num_entries)
+		n += irdma_poll_flushed(cq, wc + n, num_entries - n);
 	spin_unlock_irqrestore(&kcq->lock, flags);
 	return n;
+}
+
+/**
+ * irdma_kcq_flush_pending() - a flushed QP of the CQ holds work requests
+ * @kcq: kernel CQ
+ *
+ * Context: kcq->lock held.
+ * Return: true if irdma_poll_flushed() would complete something.
+ */
+static bool irdma_kcq_flush_pending(struct irdma_kcq *kcq)
+{
+	struct irdma_kqp *k;
+	bool more = false;
+
+	lockdep_assert_held(&kcq->lock);
+	list_for_each_entry(k, &kcq->flushed_sq, sq_flush) {
+		spin_lock(&k->lock);
+		more = irdma_sq_next_wr(k) >= 0;
+		spin_unlock(&k->lock);
+		if (more)
+			return true;
+	}
+	list_for_each_entry(k, &kcq->flushed_rq, rq_flush) {
+		spin_lock(&k->lock);
+		more = k->rq_tail != k->rq_head;
+		spin_unlock(&k->lock);
+		if (more)
+			return true;
+	}
+	return false;
+}
+
+/**
+ * irdma_kcq_notify() - run an armed kernel CQ's completion handler
+ * @cq: kernel CQ
+ *
+ * For completions the driver makes (a flushed QP): the adapter raises no
+ * event for those.  The handler runs only if the consumer armed the CQ
+ * since the last event, as with the adapter's events.
+ *
+ * Context: process context (flush work).
+ */
+static void irdma_kcq_notify(struct irdma_cq *cq)
+{
+	struct irdma_kcq *kcq = cq->k;
+	unsigned long flags;
+	bool armed;
+
+	spin_lock_irqsave(&kcq->lock, flags);
+	armed = kcq->armed && irdma_kcq_flush_pending(kcq);
+	if (armed)
+		kcq->armed = false;
+	spin_unlock_irqrestore(&kcq->lock, flags);
+	if (armed && cq->ibcq.comp_handler)
+		cq->ibcq.comp_handler(&cq->ibcq, cq->ibcq.cq_context);
+}
+
+/**
+ * irdma_kqp_flush_work() - flush_work of a kernel QP: tell its CQs
+ * @work: the QP's flush_work
+ *
+ * Context: process context (system_highpri_wq); irdma_destroy_qp()
+ * cancels it.
+ */
+void irdma_kqp_flush_work(struct work_struct *work)
+{
+	struct irdma_qp *iwqp = container_of(work, struct irdma_qp, flush_work);
+	struct irdma_cq *scq = to_icq(iwqp->ibqp.send_cq);
+	struct irdma_cq *rcq = to_icq(iwqp->ibqp.recv_cq);
+
+	irdma_kcq_notify(scq);
+	if (rcq != scq)
+		irdma_kcq_notify(rcq);
+}
+
+/**
+ * irdma_kqp_list_flushed() - put one queue of a flushed QP on its CQ's list
+ * @cq: the send or receive CQ
+ * @node: the QP's sq_flush or rq_flush
+ * @head: the CQ's flushed_sq or flushed_rq
+ * @k: the QP's kernel state
+ */
+static void irdma_kqp_list_flushed(struct irdma_cq *cq, struct list_head *node,
+				   struct list_head *head, struct irdma_kqp *k)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&cq->k->lock, flags);
+	spin_lock(&k->lock);
+	k->flushed = true;
+	spin_unlock(&k->lock);
+	if (list_empty(node))
+		list_add_tail(node, head);
+	spin_unlock_irqrestore(&cq->k->lock, flags);
+}
+
+/**
+ * irdma_kqp_flushed() - the adapter has flushed a kernel QP
+ * @iwqp: QP in ERROR; FLUSH_WQES has completed
+ *
+ * From now on the driver completes the QP's work requests with flush
+ * errors: what the adapter's flush did not cover and all that is posted
+ * later, as ib_drain_qp() and every ULP's teardown expect.  Idempotent.
+ *
+ * Context: process context; iwqp->state_lock held.
+ */
+void irdma_kqp_flushed(struct irdma_qp *iwqp)
+{
+	struct irdma_kqp *k = iwqp->k;
+
+	lockdep_assert_held(&iwqp->state_lock);
+	if (!k)
+		return;
+	irdma_kqp_list_flushed(to_icq(iwqp->ibqp.send_cq), &k->sq_flush,
+			       &to_icq(iwqp->ibqp.send_cq)->k->flushed_sq, k);
+	irdma_kqp_list_flushed(to_icq(iwqp->ibqp.recv_cq), &k->rq_flush,
+			       &to_icq(iwqp->ibqp.recv_cq)->k->flushed_rq, k);
+	queue_work(system_highpri_wq, &iwqp->flush_work);
+}
+
+/**
+ * irdma_kqp_forget() - take a kernel QP being destroyed off its CQs' lists
+ * @iwqp: QP; its flush_work is cancelled and nothing posts any more
+ */
+void irdma_kqp_forget(struct irdma_qp *iwqp)
+{
+	struct irdma_cq *scq = to_icq(iwqp->ibqp.send_cq);
+	struct irdma_cq *rcq = to_icq(iwqp->ibqp.recv_cq);
+	struct irdma_kqp *k = iwqp->k;
+	unsigned long flags;
+
+	if (!k)
+		return;
+	spin_lock_irqsave(&scq->k->lock, flags);
+	list_del_init(&k->sq_flush);
+	spin_unlock_irqrestore(&scq->k->lock, flags);
+	spin_lock_irqsave(&rcq->k->lock, flags);
+	list_del_init(&k->rq_flush);
+	spin_unlock_irqrestore(&rcq->k->lock, flags);
 }
 
 /**
@@ -592,12 +820,14 @@ int irdma_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
 	if (!kcq)
 		return -EINVAL;
 	spin_lock_irqsave(&kcq->lock, irqflags);
+	kcq->armed = true;
 	irdma_cq_ring_arm(to_iwdev(ibcq->device)->rf, &kcq->ring,
 			  (flags & IB_CQ_SOLICITED_MASK) == IB_CQ_SOLICITED);
 	cqe = &((struct irdma_cqe *)kcq->ring.mem.va)[kcq->ring.head];
 	if ((flags & IB_CQ_REPORT_MISSED_EVENTS) &&
-	    le64_get_bits(READ_ONCE(cqe->qw[IRDMA_CQE_HDR]),
-			  IRDMA_CQE_QW3_VALID) == kcq->ring.polarity)
+	    (le64_get_bits(READ_ONCE(cqe->qw[IRDMA_CQE_HDR]),
+			   IRDMA_CQE_QW3_VALID) == kcq->ring.polarity ||
+	     irdma_kcq_flush_pending(kcq)))
 		ret = 1;
 	spin_unlock_irqrestore(&kcq->lock, irqflags);
 	return ret;

@@ -275,8 +275,11 @@ static int irdma_qp_to_error(struct irdma_qp *iwqp)
 	ret = irdma_qp_modify_hw(iwqp, IRDMA_QPS_ERROR, connected);
 	if (ret)
 		return ret;
-	return irdma_cqp_flush_wqes(iwqp->iwdev->rf, iwqp->id, true, true,
-				    IRDMA_FLUSH_GENERAL_ERR);
+	ret = irdma_cqp_flush_wqes(iwqp->iwdev->rf, iwqp->id, true, true,
+				   IRDMA_FLUSH_GENERAL_ERR);
+	if (!ret)
+		irdma_kqp_flushed(iwqp);
+	return ret;
 }
 
 /**
@@ -380,6 +383,9 @@ static int irdma_qp_setup_kernel(struct irdma_qp *iwqp,
 	if (!k)
 		return -ENOMEM;
 	iwqp->k = k;
+	k->iwqp = iwqp;
+	INIT_LIST_HEAD(&k->sq_flush);
+	INIT_LIST_HEAD(&k->rq_flush);
 	spin_lock_init(&k->lock);
 	k->sq_size = iwqp->sq_quanta;
 	k->rq_size = iwqp->rq_quanta >> iwqp->rq_shift;
@@ -500,6 +506,7 @@ int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 	refcount_set(&iwqp->refcnt, 1);	/* the QP table's */
 	init_completion(&iwqp->free);
 	mutex_init(&iwqp->state_lock);
+	INIT_WORK(&iwqp->flush_work, irdma_kqp_flush_work);
 
 	id = ida_alloc_range(&rf->qp_ida, IRDMA_FIRST_USER_QP_ID, rf->max_qp - 1,
 			     GFP_KERNEL);
@@ -632,12 +639,18 @@ int irdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	case IB_QPS_ERR:
 	case IB_QPS_RESET:
 		if (test_bit(IRDMA_QP_ERROR, &iwqp->flags)) {
-			/* libirdma asks again for work posted since */
+			/*
+			 * libirdma asks again for work posted since; a
+			 * kernel QP's is completed by the driver, and the
+			 * consumer is told again.
+			 */
 			if (req.sq_flush || req.rq_flush)
 				ret = irdma_cqp_flush_wqes(iwqp->iwdev->rf,
 							   iwqp->id, req.sq_flush,
 							   req.rq_flush,
 							   IRDMA_FLUSH_GENERAL_ERR);
+			else if (iwqp->k)
+				irdma_kqp_flushed(iwqp);
 		} else {
 			bool connected = iwqp->hw_state == IRDMA_QPS_RTS ||
 					 iwqp->hw_state == IRDMA_QPS_CLOSING;
@@ -719,11 +732,12 @@ int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	xa_erase_irq(&rf->qp_table, iwqp->id);
 	irdma_qp_put(iwqp);
 	wait_for_completion(&iwqp->free);
+	/* nothing flushes it any more: the CQs forget it */
+	cancel_work_sync(&iwqp->flush_work);
+	irdma_kqp_forget(iwqp);
 	/* pollers of kernel CQs are done with it; its old CQEs are skipped */
-	irdma_cq_scrub(container_of(ibqp->send_cq, struct irdma_cq, ibcq),
-		       iwqp->id);
-	irdma_cq_scrub(container_of(ibqp->recv_cq, struct irdma_cq, ibcq),
-		       iwqp->id);
+	irdma_cq_scrub(to_icq(ibqp->send_cq), iwqp->id);
+	irdma_cq_scrub(to_icq(ibqp->recv_cq), iwqp->id);
 
 	irdma_qp_cmd_params(iwqp, &p);
 	p.remove_hash = true;
@@ -980,9 +994,9 @@ void irdma_qp_flush(struct irdma_qp *iwqp)
 	mutex_lock(&iwqp->state_lock);
 	if (!test_bit(IRDMA_QP_ERROR, &iwqp->flags))
 		irdma_qp_to_error(iwqp);
-	else
-		irdma_cqp_flush_wqes(iwqp->iwdev->rf, iwqp->id, true, true,
-				     IRDMA_FLUSH_GENERAL_ERR);
+	else if (!irdma_cqp_flush_wqes(iwqp->iwdev->rf, iwqp->id, true, true,
+				       IRDMA_FLUSH_GENERAL_ERR))
+		irdma_kqp_flushed(iwqp);
 	iwqp->ib_state = IB_QPS_ERR;
 	mutex_unlock(&iwqp->state_lock);
 }

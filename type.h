@@ -640,10 +640,19 @@ struct irdma_mr {
 /**
  * struct irdma_kcq - the driver-side state of a kernel CQ
  * @ring: the ring and its shadow area (driver memory)
- * @lock: protects @ring's consumer state and polling
+ * @flushed_sq: kernel QPs whose flushed SQ completes on this CQ
+ *	(struct irdma_kqp.sq_flush)
+ * @flushed_rq: kernel QPs whose flushed RQ completes on this CQ
+ *	(struct irdma_kqp.rq_flush)
+ * @armed: the consumer asked for an event and none came since
+ * @lock: protects @ring's consumer state, polling, the two lists and
+ *	@armed
  */
 struct irdma_kcq {
 	struct irdma_cq_ring ring;
+	struct list_head flushed_sq;
+	struct list_head flushed_rq;
+	bool armed;
 	spinlock_t lock;	/* see @lock above */
 };
 
@@ -658,6 +667,7 @@ struct irdma_kcq {
  * @ring_pbl: the ring's placement
  * @shadow_pa: DMA address of the shadow area
  * @created: the adapter accepted CREATE_CQ
+ * @err_reported: IB_EVENT_CQ_ERR was delivered (the AEQ's IRQ thread only)
  * @k: kernel CQ state, or NULL for a user CQ
  */
 struct irdma_cq {
@@ -670,6 +680,7 @@ struct irdma_cq {
 	struct irdma_pbl ring_pbl;
 	dma_addr_t shadow_pa;
 	bool created;
+	bool err_reported;
 	struct irdma_kcq *k;
 };
 
@@ -705,7 +716,13 @@ struct irdma_sq_wr {
  * @sq_wrs: per SQ quantum: the WR that starts there
  * @rq_wrids: per RQ WQE: its wr_id
  * @sig_all: every send is signaled
- * @lock: protects the rings' producer and consumer state
+ * @flushed: the QP is in ERROR and the adapter's flush is done: the
+ *	driver completes every work request posted since, and any the
+ *	flush left, with IB_WC_WR_FLUSH_ERR (irdma_poll_cq())
+ * @sq_flush: on the send CQ's list of flushed queues
+ * @rq_flush: on the receive CQ's list of flushed queues
+ * @iwqp: the QP this state belongs to
+ * @lock: protects the rings' producer and consumer state and @flushed
  */
 struct irdma_kqp {
 	struct irdma_dma_mem mem;
@@ -722,6 +739,10 @@ struct irdma_kqp {
 	struct irdma_sq_wr *sq_wrs;
 	u64 *rq_wrids;
 	bool sig_all;
+	bool flushed;
+	struct list_head sq_flush;
+	struct list_head rq_flush;
+	struct irdma_qp *iwqp;
 	spinlock_t lock;	/* see @lock above */
 };
 
@@ -766,6 +787,8 @@ enum irdma_qp_flags {
  * @wr_en: remote writes allowed (access flags)
  * @state_lock: serialises modify_qp, the offload and destroy
  * @k: kernel QP state, or NULL for a user QP
+ * @flush_work: kernel QPs: tells the CQs' consumers about completions the
+ *	driver makes for a flushed QP (irdma_kqp_flush_notify())
  */
 struct irdma_qp {
 	struct ib_qp ibqp;
@@ -795,6 +818,7 @@ struct irdma_qp {
 	bool wr_en;
 	struct mutex state_lock;	/* see @state_lock above */
 	struct irdma_kqp *k;
+	struct work_struct flush_work;
 };
 
 /**
@@ -817,6 +841,17 @@ static inline struct irdma_device *to_iwdev(struct ib_device *ibdev)
 static inline struct irdma_qp *to_iwqp(struct ib_qp *ibqp)
 {
 	return container_of(ibqp, struct irdma_qp, ibqp);
+}
+
+/**
+ * to_icq() - irdma CQ from an ib_cq
+ * @ibcq: ib_cq embedded in a struct irdma_cq
+ *
+ * Return: the containing irdma CQ.
+ */
+static inline struct irdma_cq *to_icq(struct ib_cq *ibcq)
+{
+	return container_of(ibcq, struct irdma_cq, ibcq);
 }
 
 #endif /* IRDMA_TYPE_H */

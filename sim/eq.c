@@ -179,8 +179,10 @@ static void irdma_sim_cq_latch(struct irdma_sim_cq *cq, u64 arm)
  * The CQEs are written last first, each header after its body: once the
  * driver sees the first CQE valid, the whole group is there.  A group
  * that does not fit (the ring keeps one slot free) is dropped with an AE
- * when the CQ checks overflow; otherwise it overwrites the oldest CQEs as
- * hardware would.  At most one CEQE follows the group.
+ * when the CQ checks overflow, and the CQ is in error from then on: later
+ * CQEs are dropped without another AE, so a consumer that stopped polling
+ * cannot flood the shared AEQ.  Without the check the group overwrites
+ * the oldest CQEs as hardware would.  At most one CEQE follows the group.
  *
  * Return: 0, -ENOSPC when the CQ was full and the CQEs were dropped,
  * -ENODEV once the instance is being deleted.
@@ -201,10 +203,17 @@ int irdma_sim_cq_post_n(struct irdma_sim *sim, struct irdma_sim_cq *cq,
 			 le64_to_cpu(READ_ONCE(cq->shadow[IRDMA_CQ_SHADOW_QW0])));
 	/* a head index beyond the ring says nothing: treat the ring as empty */
 	used = head < cq->size ? (cq->tail + cq->size - head) % cq->size : 0;
+	if (cq->overflowed) {
+		/* in error since its overflow: reported once, as the adapter */
+		cq->overflows++;
+		sim->stats.cq_overflows++;
+		return -ENOSPC;
+	}
 	if (used + n > cq->size - 1) {
 		cq->overflows++;
 		sim->stats.cq_overflows++;
 		if (cq->chk_overflow) {
+			cq->overflowed = true;
 			dev_err_ratelimited(&sim->dev,
 					    "CQ %u overflow: %u CQE(s) dropped\n",
 					    cq->id, n);

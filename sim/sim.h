@@ -175,6 +175,8 @@ enum irdma_sim_arm {
  * @ceq_valid: @ceq_id is meaningful
  * @ceqe_mask: CEQE-mask enable bit as given (recorded, see eq.c)
  * @chk_overflow: drop CQEs and raise an AE instead of overwriting
+ * @overflowed: a CQE was dropped: the CQ is in error, takes no more CQEs
+ *	and raises no more AEs (sim->lock)
  * @mem: the CQE ring
  * @shadow: the 64-byte shadow area (driver head index, arm word)
  * @shadow_pa: bus address of @shadow, as given
@@ -199,6 +201,7 @@ struct irdma_sim_cq {
 	bool ceq_valid;
 	bool ceqe_mask;
 	bool chk_overflow;
+	bool overflowed;
 	struct irdma_sim_qmem mem;
 	__le64 *shadow;
 	u64 shadow_pa;

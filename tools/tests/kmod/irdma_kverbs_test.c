@@ -21,7 +21,14 @@
  *      half of the client's buffer, RDMA READs the second half back and
  *      checks it, then SENDs "done" (fenced behind the read);
  *   3. the client checks the written half once "done" arrives;
- *   4. the client disconnects; both sides see DISCONNECTED.
+ *   4. the client disconnects; both sides see DISCONNECTED;
+ *   5. each side moves its disconnected QP to ERROR and posts Recvs and
+ *      Sends: they complete with IB_WC_WR_FLUSH_ERR in order, and
+ *      ib_drain_qp() returns;
+ *   6. each side moves a QP that never connected to ERROR: the Recvs posted
+ *      before and the Sends posted after complete with flush errors in order;
+ *   7. two ib_cq_pool_get() requests for 8 entries share one CQ (the pool
+ *      packs by the CQ's reported size).
  * Completions are polled (IB_POLL_DIRECT) with a deadline.  Every step
  * prints "irdma_kverbs_test: ok: ..." or "irdma_kverbs_test: FAIL: ...".
  */
@@ -597,6 +604,194 @@ static int kv_disconnect(void)
 	return 0;
 }
 
+/*
+ * After the disconnect: work requests posted to the QP, moved to ERROR,
+ * complete with IB_WC_WR_FLUSH_ERR, each queue in the order posted;
+ * completions of older requests may come first.
+ */
+#define KV_FLUSH_N	4
+#define KV_FLUSH_RECV	1000
+#define KV_FLUSH_SEND	2000
+
+static int kv_flush_check(struct kv_side *s)
+{
+	struct ib_sge sge = {
+		.addr = s->dma,
+		.length = 64,
+		.lkey = s->pd->local_dma_lkey,
+	};
+	u64 next_recv = KV_FLUSH_RECV, next_send = KV_FLUSH_SEND;
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+	struct ib_wc wc;
+	int i, ret;
+
+	/*
+	 * The side that disconnected may still be closing (siw refuses work
+	 * then): ERROR first, as a ULP's teardown does.
+	 */
+	ret = ib_modify_qp(s->id->qp, &attr, IB_QP_STATE);
+	if (ret) {
+		kv_fail("%s: disconnected QP to ERROR: %d", s->name, ret);
+		return ret;
+	}
+	for (i = 0; i < KV_FLUSH_N; i++) {
+		struct ib_send_wr swr = {
+			.wr_id = KV_FLUSH_SEND + i,
+			.sg_list = &sge,
+			.num_sge = 1,
+			.opcode = IB_WR_SEND,
+			.send_flags = i == KV_FLUSH_N - 1 ? IB_SEND_SIGNALED : 0,
+		};
+
+		ret = kv_post_recv(s, KV_FLUSH_RECV + i);
+		if (!ret)
+			ret = ib_post_send(s->id->qp, &swr, NULL);
+		if (ret == -ENOTCONN && i == 0 &&
+		    s->id->device->ops.driver_id == RDMA_DRIVER_SIW) {
+			/* the peer under comparison, not the driver under test */
+			kv_ok("%s: siw refuses work on a QP it closed itself (not checked)",
+			      s->name);
+			return 0;
+		}
+		if (ret) {
+			kv_fail("%s: post to the disconnected QP: %d", s->name, ret);
+			return ret;
+		}
+	}
+	while (next_recv < KV_FLUSH_RECV + KV_FLUSH_N ||
+	       next_send < KV_FLUSH_SEND + KV_FLUSH_N) {
+		u64 *next;
+
+		ret = kv_poll(s, &wc);
+		if (ret) {
+			kv_fail("%s: flush: no completion for recv %llu / send %llu",
+				s->name, next_recv, next_send);
+			return ret;
+		}
+		if (wc.status != IB_WC_WR_FLUSH_ERR) {
+			kv_fail("%s: flush: wr %llu completed with %s", s->name,
+				wc.wr_id, ib_wc_status_msg(wc.status));
+			return -EIO;
+		}
+		if (wc.wr_id < KV_FLUSH_RECV)
+			continue;	/* an older request */
+		next = wc.wr_id < KV_FLUSH_SEND ? &next_recv : &next_send;
+		if (wc.wr_id != *next) {
+			kv_fail("%s: flush: wr %llu completed, %llu expected",
+				s->name, wc.wr_id, *next);
+			return -EIO;
+		}
+		(*next)++;
+	}
+	kv_ok("%s: %d Recvs and %d Sends posted after the disconnect flushed in order",
+	      s->name, KV_FLUSH_N, KV_FLUSH_N);
+	/* moved to ERROR again, one more request of each kind, waited for */
+	ib_drain_qp(s->id->qp);
+	kv_ok("%s: ib_drain_qp() returned", s->name);
+	return 0;
+}
+
+/* a QP that never connected: moved to ERROR, its work flushes */
+static int kv_flush_unconnected(struct kv_side *s)
+{
+	struct ib_qp_init_attr qa = {
+		.send_cq = s->cq,
+		.recv_cq = s->cq,
+		.qp_type = IB_QPT_RC,
+		.sq_sig_type = IB_SIGNAL_ALL_WR,
+		.cap = { .max_send_wr = 8, .max_recv_wr = 8,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+	};
+	struct ib_sge sge = {
+		.addr = s->dma,
+		.length = 64,
+		.lkey = s->pd->local_dma_lkey,
+	};
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+	struct ib_qp *qp;
+	struct ib_wc wc;
+	int i, ret, got = 0;
+
+	qp = ib_create_qp(s->pd, &qa);
+	if (IS_ERR(qp)) {
+		kv_fail("%s: create an unconnected QP: %ld", s->name, PTR_ERR(qp));
+		return PTR_ERR(qp);
+	}
+	for (i = 0; i < 2; i++) {
+		struct ib_recv_wr rwr = { .wr_id = 3000 + i, .sg_list = &sge,
+					  .num_sge = 1 };
+
+		ret = ib_post_recv(qp, &rwr, NULL);
+		if (ret)
+			goto out;
+	}
+	ret = ib_modify_qp(qp, &attr, IB_QP_STATE);
+	if (ret) {
+		kv_fail("%s: unconnected QP to ERROR: %d", s->name, ret);
+		goto out;
+	}
+	for (i = 0; i < 2; i++) {
+		struct ib_send_wr swr = { .wr_id = 3002 + i, .sg_list = &sge,
+					  .num_sge = 1, .opcode = IB_WR_SEND };
+
+		ret = ib_post_send(qp, &swr, NULL);
+		if (ret)
+			goto out;
+	}
+	while (got < 4) {
+		ret = kv_poll(s, &wc);
+		if (!ret && wc.qp != qp)
+			continue;	/* left by the connected QP */
+		if (ret || wc.status != IB_WC_WR_FLUSH_ERR ||
+		    wc.wr_id != 3000 + (u64)got || wc.qp != qp) {
+			kv_fail("%s: unconnected QP: completion %d: ret %d wr %llu %s",
+				s->name, got, ret, ret ? 0 : wc.wr_id,
+				ret ? "-" : ib_wc_status_msg(wc.status));
+			ret = ret ?: -EIO;
+			goto out;
+		}
+		got++;
+	}
+	kv_ok("%s: an unconnected QP in ERROR flushed 2 Recvs and 2 Sends in order",
+	      s->name);
+out:
+	ib_destroy_qp(qp);
+	if (ret && !kv_failed)
+		kv_fail("%s: unconnected QP: %d", s->name, ret);
+	return ret;
+}
+
+/* ib_cq_pool_get() packs small requests into one CQ (nvme, iser, srp) */
+static int kv_cq_pool(struct kv_side *s)
+{
+	struct ib_device *dev = s->id->device;
+	struct ib_cq *a, *b;
+	int ret = 0;
+
+	a = ib_cq_pool_get(dev, 8, 0, IB_POLL_WORKQUEUE);
+	if (IS_ERR(a)) {
+		kv_fail("%s: ib_cq_pool_get: %ld", s->name, PTR_ERR(a));
+		return PTR_ERR(a);
+	}
+	b = ib_cq_pool_get(dev, 8, 0, IB_POLL_WORKQUEUE);
+	if (IS_ERR(b)) {
+		kv_fail("%s: second ib_cq_pool_get: %ld", s->name, PTR_ERR(b));
+		ib_cq_pool_put(a, 8);
+		return PTR_ERR(b);
+	}
+	if (a != b || a->cqe < 16) {
+		kv_fail("%s: CQ pool: two requests of 8 got %s CQs (cqe %d)",
+			s->name, a == b ? "one" : "two", a->cqe);
+		ret = -EIO;
+	} else {
+		kv_ok("%s: two CQ pool requests share one CQ of %d entries",
+		      s->name, a->cqe);
+	}
+	ib_cq_pool_put(b, 8);
+	ib_cq_pool_put(a, 8);
+	return ret;
+}
+
 static int __init kv_init(void)
 {
 	struct net *snet = kv_net(server_pid), *cnet = kv_net(client_pid);
@@ -633,6 +828,18 @@ static int __init kv_init(void)
 		ret = kv_client_check();
 	if (!ret)
 		ret = kv_disconnect();
+	if (!ret)
+		ret = kv_flush_check(&kv_cli);
+	if (!ret)
+		ret = kv_flush_check(&kv_srv);
+	if (!ret)
+		ret = kv_flush_unconnected(&kv_cli);
+	if (!ret)
+		ret = kv_flush_unconnected(&kv_srv);
+	if (!ret)
+		ret = kv_cq_pool(&kv_cli);
+	if (!ret)
+		ret = kv_cq_pool(&kv_srv);
 out:
 	if (kv_listen_id)
 		rdma_destroy_id(kv_listen_id);
