@@ -197,12 +197,23 @@ static int irdma_post_one(struct irdma_qp *iwqp, const struct ib_send_wr *wr)
 		quanta = irdma_wqe_quanta(wr->num_sge);
 		len = irdma_sge_len(wr->sg_list, wr->num_sge);
 		break;
+	case IB_WR_RDMA_READ_WITH_INV:
+		/*
+		 * The adapter invalidates the sink's STag once the data is
+		 * placed: the one of the first fragment (rdma_rw's use).
+		 */
+		if (!wr->num_sge ||
+		    wr->sg_list[0].lkey != wr->ex.invalidate_rkey)
+			return -EINVAL;
+		fallthrough;
 	case IB_WR_RDMA_WRITE:
 	case IB_WR_RDMA_READ:
-		if (wr->opcode == IB_WR_RDMA_READ &&
+		if (wr->opcode != IB_WR_RDMA_WRITE &&
 		    wr->num_sge > IRDMA_GEN2_MAX_READ_SGES)
 			return -EINVAL;
 		op = wr->opcode == IB_WR_RDMA_READ ? IRDMA_WQE_OP_RDMA_READ :
+		     wr->opcode == IB_WR_RDMA_READ_WITH_INV ?
+		     IRDMA_WQE_OP_RDMA_READ_LOC_INV :
 		     sol ? IRDMA_WQE_OP_RDMA_WRITE_SOL : IRDMA_WQE_OP_RDMA_WRITE;
 		hdr |= FIELD_PREP(IRDMA_WQE_HDR_REMSTAG, rdma_wr(wr)->rkey);
 		qw2 = rdma_wr(wr)->remote_addr;
@@ -423,6 +434,7 @@ static enum ib_wc_opcode irdma_wc_opcode(u8 op)
 	case IRDMA_WQE_OP_RDMA_WRITE_SOL:
 		return IB_WC_RDMA_WRITE;
 	case IRDMA_WQE_OP_RDMA_READ:
+	case IRDMA_WQE_OP_RDMA_READ_LOC_INV:
 		return IB_WC_RDMA_READ;
 	case IRDMA_WQE_OP_LOCAL_INVALIDATE:
 		return IB_WC_LOCAL_INV;

@@ -150,6 +150,8 @@ struct irdma_sim_iw_pend {
  * @total: bytes asked
  * @got: bytes placed
  * @sink_stag: sink STag the request named
+ * @inv: invalidate @sink_stag once the data is placed (RDMA Read with local
+ *	invalidate)
  */
 struct irdma_sim_iw_rread {
 	u32 pend;
@@ -158,6 +160,7 @@ struct irdma_sim_iw_rread {
 	u32 total;
 	u32 got;
 	u32 sink_stag;
+	bool inv;
 };
 
 /**

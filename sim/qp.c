@@ -760,6 +760,7 @@ static bool irdma_sim_iw_sq_one(struct irdma_sim_iw *iw)
 		/* the RTR's placeholder STag when there is no sink SGE */
 		rr->sink_stag = n ? rr->sge[0].stag :
 				    FIELD_GET(IRDMA_WQE_FRAG_STAG, w[1]);
+		rr->inv = op == IRDMA_WQE_OP_RDMA_READ_LOC_INV && n;
 		iw->rr_cnt++;
 		irdma_sim_iw_send_rreq(iw, rr,
 				       FIELD_GET(IRDMA_WQE_HDR_REMSTAG,
@@ -791,6 +792,13 @@ void irdma_sim_iw_read_done(struct irdma_sim_iw *iw)
 {
 	struct irdma_sim_iw_rread *rr = &iw->rreads[iw->rr_head];
 
+	/* Read with local invalidate: the sink STag goes with the data */
+	if (rr->inv && irdma_sim_iw_invalidate(iw, rr->sink_stag, false)) {
+		irdma_sim_iw_wqe_error(iw, rr->pend, IRDMA_FLUSH_PROT_ERR);
+		irdma_sim_iw_fail(iw, IRDMA_AE_AMP_INVALID_STAG,
+				  IRDMA_AE_SOURCE_SQ, U8_MAX, 0);
+		return;
+	}
 	iw->pend[rr->pend].done = true;
 	iw->rr_head = (iw->rr_head + 1) % iw->ord;
 	iw->rr_cnt--;
