@@ -200,10 +200,12 @@ static int irdma_post_one(struct irdma_qp *iwqp, const struct ib_send_wr *wr)
 	case IB_WR_RDMA_READ_WITH_INV:
 		/*
 		 * The adapter invalidates the sink's STag once the data is
-		 * placed: the one of the first fragment (rdma_rw's use).
+		 * placed: the one of the first fragment.  It must be the
+		 * region the caller names; rdma_rw names it by the key it had
+		 * before its last fast-register, so only the index counts.
 		 */
 		if (!wr->num_sge ||
-		    wr->sg_list[0].lkey != wr->ex.invalidate_rkey)
+		    wr->sg_list[0].lkey >> 8 != wr->ex.invalidate_rkey >> 8)
 			return -EINVAL;
 		fallthrough;
 	case IB_WR_RDMA_WRITE:

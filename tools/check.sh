@@ -12,6 +12,7 @@
 #   fuzz    tools/fuzz.sh --smoke            (libFuzzer, short)
 #   siw     tools/siw.sh                     -> PASS/FAIL: siw-build
 #   vm      tools/vm/tests.sh                (the VM integration suite)
+#   ulp     tools/tests/ulp/*.sh             (kernel storage ULPs, two VMs)
 # A stage script that is missing gives "SKIP: <stage>: tools/<x> missing".
 # Every "PASS:", "FAIL:" and "SKIP:" line a stage prints is counted.  A
 # stage that exits non-zero without printing a FAIL line counts as
@@ -30,7 +31,7 @@ set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/.." && pwd)
 cd "$repo" || exit 1
-all_stages="build static kunit fuzz siw vm"
+all_stages="build static kunit fuzz siw vm ulp"
 stages=${CHECK_STAGES:-$all_stages}
 for s in $stages; do
 	case " $all_stages " in
@@ -130,6 +131,15 @@ if want vm; then
 		stage vm 3600 "$repo/tools/vm/tests.sh"
 	else
 		IRDMA_VM_NO_REPO_MODULES=1 stage vm 3600 "$repo/tools/vm/tests.sh"
+	fi
+fi
+
+# kernel ULPs between two guests: they need this repo's modules
+if want ulp; then
+	if [ "$built" = 1 ]; then
+		stage ulp 2700 "$repo/tools/tests/ulp/nvmeof.sh"
+	else
+		result "SKIP: ulp: the modules did not build"
 	fi
 fi
 
