@@ -194,7 +194,12 @@ static void irdma_qp_fill_tcp_ctx(struct irdma_qp *iwqp,
 	qw[IRDMA_QPC_QW16] |=
 		le64_encode_bits(info->max_snd_wnd, IRDMA_QPC_QW16_MAXSNDWND) |
 		le64_encode_bits(info->rexmit_thresh, IRDMA_QPC_QW16_REXMIT_THRESH);
+	/* the access flags as modify_qp left them */
+	qw[IRDMA_QPC_QW20] &= ~cpu_to_le64(IRDMA_QPC_QW20_WRRDRSPOK |
+					   IRDMA_QPC_QW20_RDOK);
 	qw[IRDMA_QPC_QW20] |=
+		le64_encode_bits(iwqp->wr_en, IRDMA_QPC_QW20_WRRDRSPOK) |
+		le64_encode_bits(iwqp->rd_en, IRDMA_QPC_QW20_RDOK) |
 		le64_encode_bits(info->ord, IRDMA_QPC_QW20_ORDSIZE) |
 		le64_encode_bits(irdma_ird_code(info->ird), IRDMA_QPC_QW20_IRDSIZE) |
 		le64_encode_bits(info->snd_mark_en, IRDMA_QPC_QW20_SNDMARKERS) |
@@ -583,6 +588,8 @@ err_free_id:
  * iWARP: INIT and RTR are accepted (repeatedly) before the connection;
  * RTS comes only from the CM; SQD closes the connection gracefully; ERR
  * resets it and flushes the queues (again, on request, if already there).
+ * Access flags may change until the connection is offloaded; a change
+ * after that is refused with -EOPNOTSUPP.
  *
  * Return: 0 or a negative errno.
  */
@@ -605,9 +612,24 @@ int irdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	}
 	mutex_lock(&iwqp->state_lock);
 	if (mask & IB_QP_ACCESS_FLAGS) {
-		iwqp->rd_en = attr->qp_access_flags & IB_ACCESS_REMOTE_READ;
-		iwqp->wr_en = attr->qp_access_flags &
-			      (IB_ACCESS_REMOTE_WRITE | IB_ACCESS_LOCAL_WRITE);
+		/*
+		 * One context bit allows inbound RDMA Writes and Read
+		 * Responses (so local write, for a Read's sink, sets it too);
+		 * another allows inbound Read Requests.  The adapter reads
+		 * them when the connection is offloaded: after that they
+		 * cannot change.
+		 */
+		bool rd = attr->qp_access_flags & IB_ACCESS_REMOTE_READ;
+		bool wr = attr->qp_access_flags &
+			  (IB_ACCESS_REMOTE_WRITE | IB_ACCESS_LOCAL_WRITE);
+
+		if (test_bit(IRDMA_QP_OFFLOADED, &iwqp->flags) &&
+		    (rd != iwqp->rd_en || wr != iwqp->wr_en)) {
+			ret = -EOPNOTSUPP;
+			goto out;
+		}
+		iwqp->rd_en = rd;
+		iwqp->wr_en = wr;
 	}
 	if (!(mask & IB_QP_STATE))
 		goto out;

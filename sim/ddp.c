@@ -118,7 +118,8 @@ static u8 *irdma_sim_iw_mr_page(struct irdma_sim *sim,
  *
  * Return: 0; -ENOENT for an invalid STag (unknown, wrong key, invalidated,
  * not allocated), -EPERM for STag 0 on a QP that may not use it, -EACCES
- * for the wrong PD or rights, -ERANGE for a range outside the region,
+ * for remote access the QP's context does not allow, the wrong PD or
+ * rights, -ERANGE for a range outside the region,
  * -EFAULT for memory that is not RAM, -ENODEV when the QP is gone.
  */
 int irdma_sim_iw_mem(struct irdma_sim_iw *iw, u32 stag, u64 to, void *buf,
@@ -138,6 +139,12 @@ int irdma_sim_iw_mem(struct irdma_sim_iw *iw, u32 stag, u64 to, void *buf,
 	if (sim->dead || iw->stopping || !iw->qp->live ||
 	    iw->qp->gen != sim->gen) {
 		ret = -ENODEV;
+		goto out;
+	}
+	/* the QP's own rights (its context) come before the region's */
+	if (((rights & IRDMA_ACCESS_REMOTE_WRITE) && !iw->wr_ok) ||
+	    ((rights & IRDMA_ACCESS_REMOTE_READ) && !iw->rd_ok)) {
+		ret = -EACCES;
 		goto out;
 	}
 	if (!stag) {

@@ -230,6 +230,8 @@ enum irdma_sim_iw_phase {
  * @rq_pol: RQ lap polarity
  * @priv: privileged (kernel) QP: STag 0 is a DMA address
  * @fastreg: fast registration allowed
+ * @rd_ok: the context allows inbound RDMA Read Requests (RDOK)
+ * @wr_ok: the context allows inbound RDMA Writes (WRRDRSPOK)
  * @pd: PD id
  * @phase: life cycle (sim->lock)
  * @ready: the socket takes the quad's frames (sim->lock; rx_handler)
@@ -311,6 +313,8 @@ struct irdma_sim_iw {
 	u8 rq_pol;
 	bool priv;
 	bool fastreg;
+	bool rd_ok;
+	bool wr_ok;
 	u32 pd;
 
 	enum irdma_sim_iw_phase phase;

@@ -1284,6 +1284,8 @@ static void irdma_sim_iw_read_ctx(struct irdma_sim_iw *iw, const __le64 *ctx)
 	iw->ird = min_t(u32, ird, 256);
 	iw->priv = qw20 & IRDMA_QPC_QW20_PRIVEN;
 	iw->fastreg = qw20 & IRDMA_QPC_QW20_FASTREGEN;
+	iw->rd_ok = qw20 & IRDMA_QPC_QW20_RDOK;
+	iw->wr_ok = qw20 & IRDMA_QPC_QW20_WRRDRSPOK;
 	/* the MSS may not be below what a frame needs */
 	if (iw->mss < 128)
 		iw->mss = 128;

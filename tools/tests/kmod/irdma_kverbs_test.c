@@ -29,6 +29,9 @@
  *      before and the Sends posted after complete with flush errors in order;
  *   7. two ib_cq_pool_get() requests for 8 entries share one CQ (the pool
  *      packs by the CQ's reported size).
+ * With deny_write=1 the client's QP allows remote reads only: the server's
+ * RDMA WRITE must end the connection (its READ and Send fail) and leave the
+ * client's region as it was; steps 3 to 7 are skipped.
  * Completions are polled (IB_POLL_DIRECT) with a deadline.  Every step
  * prints "irdma_kverbs_test: ok: ..." or "irdma_kverbs_test: FAIL: ...".
  */
@@ -58,6 +61,9 @@ MODULE_PARM_DESC(client_pid, "a process in the client's network namespace (0: in
 static uint size = 65536;
 module_param(size, uint, 0444);
 MODULE_PARM_DESC(size, "bytes sent, written and read (multiple of 2 pages)");
+static bool deny_write;
+module_param(deny_write, bool, 0444);
+MODULE_PARM_DESC(deny_write, "the client's QP refuses remote writes: the server's RDMA WRITE must end the connection and change nothing");
 
 #define KV_TIMEOUT_MS	20000
 #define KV_REQ_MAGIC	0x6b767271	/* "kvrq" */
@@ -76,6 +82,7 @@ struct kv_side {
 	struct rdma_cm_id *id;
 	struct ib_pd *pd;
 	struct ib_cq *cq;
+	struct ib_qp *qp;	/* the connection's QP */
 	struct ib_mr *mr;	/* fast-registered (client) */
 	void *buf;		/* header + payload */
 	size_t buf_len;
@@ -172,7 +179,7 @@ static int kv_post_recv(struct kv_side *s, u64 wr_id)
 	};
 	struct ib_recv_wr wr = { .wr_id = wr_id, .sg_list = &sge, .num_sge = 1 };
 
-	return ib_post_recv(s->id->qp, &wr, NULL);
+	return ib_post_recv(s->qp, &wr, NULL);
 }
 
 /* PD, CQ, QP and DMA-mapped buffers on @id's device */
@@ -203,9 +210,34 @@ static int kv_setup(struct kv_side *s, struct rdma_cm_id *id)
 	qa.cap.max_recv_wr = 16;
 	qa.cap.max_send_sge = 2;
 	qa.cap.max_recv_sge = 1;
-	ret = rdma_create_qp(id, s->pd, &qa);
-	if (ret)
-		return ret;
+	if (deny_write && s == &kv_cli) {
+		/*
+		 * Not rdma_create_qp(): rdma_cm would set the access flags of
+		 * its QP to remote read and write when it connects.  This one
+		 * is named by number in the connect request.
+		 */
+		struct ib_qp_attr attr = {
+			.qp_access_flags = IB_ACCESS_REMOTE_READ,
+		};
+
+		s->qp = ib_create_qp(s->pd, &qa);
+		if (IS_ERR(s->qp)) {
+			ret = PTR_ERR(s->qp);
+			s->qp = NULL;
+			return ret;
+		}
+		ret = ib_modify_qp(s->qp, &attr, IB_QP_ACCESS_FLAGS);
+		if (ret) {
+			kv_fail("client: QP access flags without remote write: %d",
+				ret);
+			return ret;
+		}
+	} else {
+		ret = rdma_create_qp(id, s->pd, &qa);
+		if (ret)
+			return ret;
+		s->qp = id->qp;
+	}
 
 	s->buf_len = sizeof(struct kv_req) + size;
 	s->buf = kzalloc(s->buf_len, GFP_KERNEL);
@@ -232,6 +264,9 @@ static void kv_teardown(struct kv_side *s)
 
 	if (s->id && s->id->qp)
 		rdma_destroy_qp(s->id);
+	else if (s->qp)
+		ib_destroy_qp(s->qp);
+	s->qp = NULL;
 	if (s->mr)
 		ib_dereg_mr(s->mr);
 	if (dev && s->dma)
@@ -292,6 +327,7 @@ static int kv_srv_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 			dev_name(&id->device->dev), ret);
 		complete(&kv_srv.ev);
 		kv_srv.id = NULL;	/* rdma_cm destroys it for us */
+		kv_srv.qp = NULL;
 		if (id->qp)
 			rdma_destroy_qp(id);
 		return ret;
@@ -387,6 +423,8 @@ static int kv_client_connect(struct net *net, struct sockaddr_storage *dst)
 		kv_fail("client: set up on %s: %d", dev_name(&id->device->dev), ret);
 		return ret;
 	}
+	if (deny_write)
+		cp.qp_num = kv_cli.qp->qp_num;
 	kv_arm(&kv_cli, RDMA_CM_EVENT_ESTABLISHED);
 	kv_arm(&kv_srv, RDMA_CM_EVENT_ESTABLISHED);
 	ret = rdma_connect(id, &cp);
@@ -461,7 +499,7 @@ static int kv_client_register_and_send(void)
 	send.sg_list = &sge;
 	send.num_sge = 1;
 	reg.wr.next = &send;
-	ret = ib_post_send(c->id->qp, &reg.wr, NULL);
+	ret = ib_post_send(c->qp, &reg.wr, NULL);
 	if (ret) {
 		kv_fail("client: post REG_MR + SEND: %d", ret);
 		return ret;
@@ -471,6 +509,40 @@ static int kv_client_register_and_send(void)
 		return -EIO;
 	kv_ok("client: fast-registered %u bytes (rkey 0x%x), sent %zu bytes",
 	      size, c->mr->rkey, sizeof(*req) + size / 2);
+	return 0;
+}
+
+/*
+ * deny_write: the client's QP refuses the server's RDMA WRITE (a Write
+ * completes at its sender whatever the peer does with it), so the
+ * connection ends: the READ and the "done" behind it fail, and the
+ * client's region keeps what it had.
+ */
+static int kv_server_denied(void)
+{
+	struct kv_side *c = &kv_cli, *s = &kv_srv;
+	struct ib_wc wc;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		if (kv_poll(s, &wc)) {
+			kv_fail("server: no completion %d after the refused WRITE", i);
+			return -EIO;
+		}
+		if (wc.wr_id != 10 && wc.status == IB_WC_SUCCESS) {
+			kv_fail("server: wr %llu succeeded after the refused WRITE",
+				wc.wr_id);
+			return -EIO;
+		}
+		kv_ok("server: wr %llu: %s", wc.wr_id, ib_wc_status_msg(wc.status));
+	}
+	ib_dma_sync_single_for_cpu(c->id->device, c->dma, c->buf_len,
+				   DMA_BIDIRECTIONAL);
+	if (!kv_check(c->buf + sizeof(struct kv_req), size / 2, 1)) {
+		kv_fail("client: a QP without remote write was written");
+		return -EIO;
+	}
+	kv_ok("client: its QP refused the RDMA WRITE, its region is unchanged");
 	return 0;
 }
 
@@ -547,11 +619,13 @@ static int kv_server_work(void)
 	done.sg_list = &dsge;
 	done.num_sge = 1;
 	rd.wr.next = &done;
-	ret = ib_post_send(s->id->qp, &wr.wr, NULL);
+	ret = ib_post_send(s->qp, &wr.wr, NULL);
 	if (ret) {
 		kv_fail("server: post WRITE + READ + SEND: %d", ret);
 		return ret;
 	}
+	if (deny_write)
+		return kv_server_denied();
 	if (kv_expect(s, 10, IB_WC_RDMA_WRITE, NULL) ||
 	    kv_expect(s, 11, IB_WC_RDMA_READ, NULL) ||
 	    kv_expect(s, 12, IB_WC_SEND, NULL))
@@ -629,7 +703,7 @@ static int kv_flush_check(struct kv_side *s)
 	 * The side that disconnected may still be closing (siw refuses work
 	 * then): ERROR first, as a ULP's teardown does.
 	 */
-	ret = ib_modify_qp(s->id->qp, &attr, IB_QP_STATE);
+	ret = ib_modify_qp(s->qp, &attr, IB_QP_STATE);
 	if (ret) {
 		kv_fail("%s: disconnected QP to ERROR: %d", s->name, ret);
 		return ret;
@@ -645,7 +719,7 @@ static int kv_flush_check(struct kv_side *s)
 
 		ret = kv_post_recv(s, KV_FLUSH_RECV + i);
 		if (!ret)
-			ret = ib_post_send(s->id->qp, &swr, NULL);
+			ret = ib_post_send(s->qp, &swr, NULL);
 		if (ret == -ENOTCONN && i == 0 &&
 		    s->id->device->ops.driver_id == RDMA_DRIVER_SIW) {
 			/* the peer under comparison, not the driver under test */
@@ -686,7 +760,7 @@ static int kv_flush_check(struct kv_side *s)
 	kv_ok("%s: %d Recvs and %d Sends posted after the disconnect flushed in order",
 	      s->name, KV_FLUSH_N, KV_FLUSH_N);
 	/* moved to ERROR again, one more request of each kind, waited for */
-	ib_drain_qp(s->id->qp);
+	ib_drain_qp(s->qp);
 	kv_ok("%s: ib_drain_qp() returned", s->name);
 	return 0;
 }
@@ -824,6 +898,8 @@ static int __init kv_init(void)
 		ret = kv_client_register_and_send();
 	if (!ret)
 		ret = kv_server_work();
+	if (deny_write)
+		goto out;
 	if (!ret)
 		ret = kv_client_check();
 	if (!ret)

@@ -12,7 +12,8 @@
 # makes its own pair, kva in the initial namespace (irdma0) and kvb in
 # netns kb (siw0, later irdma1), and gives the module the pid of a process
 # in kb.  Cases: irdma0 as client of siw0 and as its server, IPv4 and
-# IPv6; irdma0 <-> irdma1 both ways.  Then the modules unload and the
+# IPv6; irdma0 <-> irdma1 both ways; irdma0's QP with remote writes off
+# (deny_write=1) against siw0 and irdma1.  Then the modules unload and the
 # kernel log is clean.
 # shellcheck source=tools/tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -64,7 +65,8 @@ kv() {
 	local run=()
 	[ -z "${6:-}" ] || run=(ip netns exec "$6")
 	t_dmesg_mark "$name"
-	out=$(timeout 120 "${run[@]}" insmod "$KMOD" addr="$2" port="$3" server_pid="$4" client_pid="$5" 2>&1) || rc=$?
+	# shellcheck disable=SC2086 # KV_EXTRA: more module parameters, split
+	out=$(timeout 120 "${run[@]}" insmod "$KMOD" addr="$2" port="$3" server_pid="$4" client_pid="$5" ${KV_EXTRA:-} 2>&1) || rc=$?
 	rmmod irdma_kverbs_test 2>/dev/null
 	if [ "$rc" -eq 0 ] && t_dmesg_since | grep -q 'irdma_kverbs_test: PASSED'; then
 		t_pass "$name"
@@ -81,12 +83,15 @@ kv "$P/irdma-client-siw-ipv4" "$B4" 7301 "$kb_pid" 0 kb
 kv "$P/irdma-server-siw-ipv4" "$A4" 7302 0 "$kb_pid" kb
 kv "$P/irdma-client-siw-ipv6" "$B6" 7303 "$kb_pid" 0 kb
 kv "$P/irdma-server-siw-ipv6" "$A6" 7304 0 "$kb_pid" kb
+# irdma0's QP without remote write: siw's RDMA WRITE ends the connection
+KV_EXTRA=deny_write=1 kv "$P/irdma-client-siw-deny-write" "$B4" 7307 "$kb_pid" 0 kb
 
 if t_check "$P/link-delete-siw" ip netns exec kb rdma link delete siw0 &&
 	t_check "$P/link-add-irdma1" ip netns exec kb rdma link add irdma1 type irdma_sim netdev kvb; then
 	t_defer ip netns exec kb rdma link delete irdma1
 	kv "$P/irdma-irdma-ipv4" "$B4" 7305 "$kb_pid" 0
 	kv "$P/irdma-irdma-rev-ipv4" "$A4" 7306 0 "$kb_pid"
+	KV_EXTRA=deny_write=1 kv "$P/irdma-irdma-deny-write" "$B4" 7308 "$kb_pid" 0
 	t_check "$P/link-delete-irdma1" ip netns exec kb rdma link delete irdma1
 fi
 
