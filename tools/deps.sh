@@ -16,7 +16,7 @@ pkgs=(
 	gcc make libc6-dev flex bison bc libelf-dev libssl-dev xz-utils cpio
 	kmod dwarves python3
 	# static analysis, fuzzing (clang/libFuzzer), shell lint
-	sparse clang lld llvm shellcheck libclang-rt-14-dev
+	sparse clang lld llvm shellcheck libclang-rt-14-dev python3-docutils
 	# the test VM: QEMU and the initramfs' busybox
 	qemu-system-x86 busybox-static
 	# RDMA user space: stock libirdma, verbs/CM tools, perftest
@@ -24,8 +24,9 @@ pkgs=(
 	libibverbs-dev librdmacm-dev
 	# networking and inspection inside the guest
 	iproute2 iputils-ping ethtool procps util-linux coreutils tshark
-	# NVMe-oF over RDMA tests
-	nvme-cli fio
+	# kernel storage ULPs over RDMA between two guests: NVMe-oF, NFS, iSER
+	nvme-cli fio nfs-kernel-server nfs-common rpcbind targetcli-fb open-iscsi
+	e2fsprogs
 	git rsync
 )
 
@@ -49,11 +50,22 @@ if [ "${#missing[@]}" -gt 0 ]; then
 	echo 'wireshark-common wireshark-common/install-setuid boolean false' |
 		debconf-set-selections
 	apt_get() { apt-get -y -q -o Dpkg::Use-Pty=0 "$@"; }
+	# The NFS, iSCSI and rpcbind servers are for the test guests only:
+	# keep their services from starting on this machine (policy-rc.d is
+	# what Debian's maintainer scripts ask before starting one).
+	prc=/usr/sbin/policy-rc.d
+	if [ ! -e "$prc" ]; then
+		printf '#!/bin/sh\nexit 101\n' >"$prc"
+		chmod 755 "$prc"
+		trap 'rm -f "$prc"' EXIT
+	fi
 	if ! apt_get install --no-install-recommends "${missing[@]}"; then
 		# a fresh image usually has no package lists yet
 		apt_get update
 		apt_get install --no-install-recommends "${missing[@]}"
 	fi
+	rm -f "$prc"
+	trap - EXIT
 fi
 
 "$here/linux-src.sh" >/dev/null

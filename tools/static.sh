@@ -4,8 +4,8 @@
 # Static checks of the kernel sources (make static; part of make check).
 # Each check prints one line: PASS: static.NAME / FAIL: static.NAME: why.
 #
-#   W=1 build, sparse (C=2), checkpatch --strict, kernel-doc, the manual
-#   pages of the CM, and an in-tree build (Kconfig + Kbuild dropped into
+#   W=1 build, sparse (C=2), checkpatch --strict, kernel-doc, docutils over
+#   Documentation/*.rst, the manual pages of the CM, and an in-tree build (Kconfig + Kbuild dropped into
 #   drivers/infiniband/hw/irdma of linux-source-6.1).
 set -uo pipefail
 
@@ -77,6 +77,17 @@ if [ "$n" = 0 ]; then pass kernel-doc; else
 	head -30 "$out/kd"
 	fail kernel-doc "$n warnings"
 fi
+
+# --- Documentation: reStructuredText without warnings -----------------------
+n=0
+for f in Documentation/*.rst; do
+	if ! /usr/bin/python3 -m docutils --report=warning --exit-status=warning \
+		"$f" /dev/null >"$out/rst" 2>&1; then
+		head -5 "$out/rst"
+		n=$((n + 1))
+	fi
+done
+if [ "$n" = 0 ]; then pass rst; else fail rst "$n of Documentation/*.rst have warnings"; fi
 
 # --- one manual page per CM function the manual names ---------------------
 # the list of functions the manual names, one a line, kept in the tree
