@@ -1951,14 +1951,102 @@ static void irdma_get_cmevent_info(struct irdma_cm_node *cm_node,
 }
 
 /**
- * irdma_send_cm_event() - deliver one event to an iw_cm id
+ * irdma_cm_event_name() - an iw_cm event's name, for messages
+ * @type: event type
+ *
+ * Return: a constant string.
+ */
+static const char *irdma_cm_event_name(enum iw_cm_event_type type)
+{
+	switch (type) {
+	case IW_CM_EVENT_CONNECT_REQUEST:
+		return "CONNECT_REQUEST";
+	case IW_CM_EVENT_CONNECT_REPLY:
+		return "CONNECT_REPLY";
+	case IW_CM_EVENT_ESTABLISHED:
+		return "ESTABLISHED";
+	case IW_CM_EVENT_DISCONNECT:
+		return "DISCONNECT";
+	case IW_CM_EVENT_CLOSE:
+		return "CLOSE";
+	default:
+		return "?";
+	}
+}
+
+/**
+ * irdma_cm_event_next() - where an event would take a node's iw_cm state
+ * @cm_node: node
+ * @type: event type
+ * @status: 0 or -errno
+ * @next: set to the state after the event when it is allowed
+ *
+ * iw_cm's order, per connection: passive CONNECT_REQUEST (to the
+ * listener), then ESTABLISHED once accepted; active CONNECT_REPLY, whose
+ * error status ends everything; then at most one DISCONNECT; then one
+ * CLOSE, after which nothing.  iw_cm BUG()s on a CLOSE for a passive id
+ * still waiting for ESTABLISHED (cm_close_handler()) and gets confused by
+ * the other orders (a CONNECT_REPLY after a failed one drops a QP
+ * reference twice).
+ *
+ * Return: true when iw_cm accepts @type now.
+ */
+static bool irdma_cm_event_next(const struct irdma_cm_node *cm_node,
+				enum iw_cm_event_type type, int status,
+				enum irdma_cm_ulp_state *next)
+{
+	enum irdma_cm_ulp_state cur = cm_node->ulp_state;
+
+	switch (type) {
+	case IW_CM_EVENT_CONNECT_REQUEST:
+		*next = IRDMA_CM_ULP_REQUESTED;
+		return !cm_node->active && cur == IRDMA_CM_ULP_NONE;
+	case IW_CM_EVENT_CONNECT_REPLY:
+		*next = status ? IRDMA_CM_ULP_DONE : IRDMA_CM_ULP_CONNECTED;
+		return cm_node->active && cur == IRDMA_CM_ULP_NONE;
+	case IW_CM_EVENT_ESTABLISHED:
+		*next = IRDMA_CM_ULP_CONNECTED;
+		return !cm_node->active && cur == IRDMA_CM_ULP_REQUESTED;
+	case IW_CM_EVENT_DISCONNECT:
+		*next = IRDMA_CM_ULP_DISCONNECTED;
+		return cur == IRDMA_CM_ULP_CONNECTED;
+	case IW_CM_EVENT_CLOSE:
+		*next = IRDMA_CM_ULP_DONE;
+		return cur == IRDMA_CM_ULP_CONNECTED ||
+		       cur == IRDMA_CM_ULP_DISCONNECTED;
+	default:
+		return false;
+	}
+}
+
+/**
+ * irdma_cm_ulp_done() - iw_cm expects no more events for this node
+ * @cm_node: node whose connect or accept failed synchronously
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_cm_ulp_done(struct irdma_cm_node *cm_node)
+{
+	lockdep_assert_held(&cm_node->core->mutex);
+	cm_node->ulp_state = IRDMA_CM_ULP_DONE;
+}
+
+/**
+ * irdma_send_cm_event() - deliver one event to an iw_cm id, in iw_cm's
+ * order
  * @cm_node: node the event is about
  * @cm_id: iw_cm id
  * @type: event type
  * @status: 0 or -errno
  *
+ * The one place events leave the CM.  An event iw_cm does not accept in
+ * the node's state (irdma_cm_event_next()) is a bug of the CM: it is
+ * dropped, counted in stats.events_dropped and reported (rate limited),
+ * never delivered.
+ *
  * Context: cm_core->mutex held; iw_cm only queues the event.
- * Return: the event handler's return value.
+ * Return: the event handler's return value, or -EPROTO for a dropped
+ * event.
  */
 static int irdma_send_cm_event(struct irdma_cm_node *cm_node,
 			       struct iw_cm_id *cm_id,
@@ -1968,8 +2056,20 @@ static int irdma_send_cm_event(struct irdma_cm_node *cm_node,
 		.event = type,
 		.status = status,
 	};
+	enum irdma_cm_ulp_state next;
 
 	lockdep_assert_held(&cm_node->core->mutex);
+	if (!irdma_cm_event_next(cm_node, type, status, &next)) {
+		cm_node->core->stats.events_dropped++;
+		irdma_cm_err(cm_node->core,
+			     "%s node %u->%u: %s(%d) out of order (iw_cm state %d), dropped\n",
+			     cm_node->active ? "active" : "passive",
+			     cm_node->loc_port, cm_node->rem_port,
+			     irdma_cm_event_name(type), status,
+			     cm_node->ulp_state);
+		return -EPROTO;
+	}
+	cm_node->ulp_state = next;
 	irdma_get_cmevent_info(cm_node, cm_id, &event);
 	trace_irdma_cm_event(cm_node, type, status);
 	irdma_cm_dbg(cm_node->core, "node %p event %d status %d\n", cm_node,
@@ -4614,6 +4714,7 @@ static int irdma_create_cm_node(struct irdma_cm_core *cm_core,
 err_finish:
 	/* no event: connect itself fails; iw_cm keeps its own QP reference */
 	cm_node->connect_reported = true;
+	irdma_cm_ulp_done(cm_node);
 	irdma_cm_node_finish(cm_node);
 	irdma_rem_ref_cm_node(cm_node);
 	return ret;
@@ -5389,6 +5490,7 @@ int irdma_accept(struct iw_cm_id *cm_id, struct iw_cm_conn_param *conn_param)
 		/* accept fails: iw_cm goes idle and expects no event */
 		cm_node->established_reported = true;
 		cm_node->close_reported = true;
+		irdma_cm_ulp_done(cm_node);
 		if (!cm_node->loopback)
 			irdma_send_reset(cm_node);
 		if (peer && peer->state != IRDMA_CM_STATE_CLOSED) {
@@ -5411,6 +5513,7 @@ int irdma_accept(struct iw_cm_id *cm_id, struct iw_cm_conn_param *conn_param)
 err_close:
 	if (iwqp)
 		cm_core->ops->qp_put(iwqp);
+	irdma_cm_ulp_done(cm_node);
 	/* the backlog slot goes now, as in irdma_cm_reject() */
 	irdma_cm_uncount(cm_node);
 	if (cm_node->mpa_err && !cm_node->loopback)

@@ -269,6 +269,30 @@ enum irdma_cm_state {
 };
 
 /**
+ * enum irdma_cm_ulp_state - what a node has told iw_cm so far
+ * @IRDMA_CM_ULP_NONE: nothing
+ * @IRDMA_CM_ULP_REQUESTED: passive: CONNECT_REQUEST went to the listener;
+ *	the new id waits for accept or reject
+ * @IRDMA_CM_ULP_CONNECTED: CONNECT_REPLY(0) (active) or ESTABLISHED
+ *	(passive) went out
+ * @IRDMA_CM_ULP_DISCONNECTED: DISCONNECT went out after that
+ * @IRDMA_CM_ULP_DONE: CLOSE, or a CONNECT_REPLY with an error, went out,
+ *	or connect/accept failed (iw_cm expects no event): nothing may follow
+ *
+ * irdma_send_cm_event() is the only place that moves it, and it refuses
+ * (drops, counts in stats.events_dropped) every event iw_cm does not
+ * accept in the current state: iw_cm BUG()s on a CLOSE for a passive id
+ * that never saw ESTABLISHED, and mis-handles the other orders.
+ */
+enum irdma_cm_ulp_state {
+	IRDMA_CM_ULP_NONE,
+	IRDMA_CM_ULP_REQUESTED,
+	IRDMA_CM_ULP_CONNECTED,
+	IRDMA_CM_ULP_DISCONNECTED,
+	IRDMA_CM_ULP_DONE,
+};
+
+/**
  * enum irdma_cm_work_type - what a queued CM work item carries
  * @IRDMA_CM_WORK_RX: a received ILQ segment for a node (or a listener)
  * @IRDMA_CM_WORK_REXMIT: the node's retransmit timer fired
@@ -648,6 +672,8 @@ struct irdma_cm_tunables {
  * @rst_no_route: segments matching no connection left unanswered: no
  *	resolved next hop for the RST
  * @replies_ratelimited: unsolicited replies not sent (tun.reply_rate)
+ * @events_dropped: iw_cm events refused by irdma_send_cm_event() because
+ *	they would break iw_cm's order (see enum irdma_cm_ulp_state)
  */
 struct irdma_cm_stats {
 	u64 nodes_created;
@@ -668,6 +694,7 @@ struct irdma_cm_stats {
 	u64 node_limit_drops;
 	u64 rst_no_route;
 	u64 replies_ratelimited;
+	u64 events_dropped;
 };
 
 /**
@@ -860,6 +887,9 @@ struct irdma_cm_listener {
  * @established_reported: passive: ESTABLISHED sent
  * @close_reported: CLOSE (or connect error) sent to iw_cm
  * @disconnect_reported: DISCONNECT sent to iw_cm
+ * @ulp_state: the events iw_cm was given, in order; enforced by
+ *	irdma_send_cm_event() (the *_reported flags above only say what the
+ *	state machine still means to report)
  * @rts_rcvd: the RTS AE arrived
  */
 struct irdma_cm_node {
@@ -941,6 +971,7 @@ struct irdma_cm_node {
 	bool established_reported;
 	bool close_reported;
 	bool disconnect_reported;
+	enum irdma_cm_ulp_state ulp_state;
 	bool rts_rcvd;
 };
 

@@ -3483,6 +3483,248 @@ static void irdma_test_time_wait_released(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, irdma_t_core(1)->node_cnt, 0u);
 }
 
+/* ---- iw_cm's event order: irdma_send_cm_event() refuses what it forbids -- */
+
+/* the node bound to QP @q of @dev, with a reference (NULL: none) */
+static struct irdma_cm_node *irdma_t_qp_node(int dev, int q)
+{
+	struct irdma_cm_core *core = irdma_t_core(dev);
+	struct irdma_cm_node *n;
+
+	mutex_lock(&core->mutex);
+	n = irdma_qp_cm(&irdma_t_tqp(dev, q)->qp)->cm_node;
+	if (n)
+		irdma_cm_node_get(n);
+	mutex_unlock(&core->mutex);
+	return n;
+}
+
+/* try one event on @node towards @c, as the CM would; the return value */
+static int irdma_t_send_event(int dev, struct irdma_cm_node *node,
+			      struct irdma_test_cmid *c,
+			      enum iw_cm_event_type type, int status)
+{
+	struct irdma_cm_core *core = irdma_t_core(dev);
+	int ret;
+
+	mutex_lock(&core->mutex);
+	ret = irdma_send_cm_event(node, &c->id, type, status);
+	mutex_unlock(&core->mutex);
+	return ret;
+}
+
+/*
+ * A passive id that was accepted but saw no ESTABLISHED yet takes no
+ * CLOSE (iw_cm's cm_close_handler() BUG()s in CONN_RECV) and no
+ * DISCONNECT; a peer closing before the RTS AE gets ESTABLISHED first.
+ */
+static void irdma_test_order_no_close_before_established(struct kunit *test)
+{
+	struct irdma_test_cmid *l = irdma_t_listen(test, true, NULL, 4);
+	struct irdma_test_cmid *a = irdma_t_cmid(test, 0);
+	struct irdma_test_cmid *n = irdma_t_cmid(test, 1);
+	struct irdma_cm_node *node;
+
+	irdma_tw->dev[1].rts_auto = false;
+	KUNIT_ASSERT_EQ(test, irdma_t_connect(test, a, "hello", 5), 0);
+	irdma_t_pump();
+	KUNIT_ASSERT_EQ(test, l->nev, 1);
+	KUNIT_ASSERT_EQ(test, irdma_t_accept(l, n, 10, "world", 5, 8, 8), 0);
+	irdma_t_pump();
+	KUNIT_ASSERT_EQ(test, n->nev, 0);
+	node = irdma_t_qp_node(1, 0);
+	KUNIT_ASSERT_NOT_NULL(test, node);
+	KUNIT_EXPECT_EQ(test, irdma_t_send_event(1, node, n, IW_CM_EVENT_CLOSE,
+						 0), -EPROTO);
+	KUNIT_EXPECT_EQ(test, irdma_t_send_event(1, node, n,
+						 IW_CM_EVENT_DISCONNECT, 0),
+			-EPROTO);
+	KUNIT_EXPECT_EQ(test, irdma_t_send_event(1, node, n,
+						 IW_CM_EVENT_CONNECT_REPLY, 0),
+			-EPROTO);
+	KUNIT_EXPECT_EQ(test, n->nev, 0);
+	KUNIT_EXPECT_EQ(test, irdma_t_core(1)->stats.events_dropped, 3ull);
+
+	irdma_cm_disconn(&irdma_t_tqp(1, 0)->qp, IRDMA_AE_LLP_FIN_RECEIVED,
+			 IRDMA_TCPS_CLOSE_WAIT);
+	irdma_t_flush();
+	KUNIT_ASSERT_EQ(test, n->nev, 2);
+	KUNIT_EXPECT_EQ(test, n->ev[0].type, IW_CM_EVENT_ESTABLISHED);
+	KUNIT_EXPECT_EQ(test, n->ev[1].type, IW_CM_EVENT_CLOSE);
+	KUNIT_EXPECT_EQ(test, irdma_t_core(1)->stats.events_dropped, 3ull);
+	irdma_t_node_put(1, node);
+}
+
+/*
+ * An active id waiting for CONNECT_REPLY takes no CLOSE, DISCONNECT or
+ * ESTABLISHED; a close before the RTS AE is CONNECT_REPLY(error), and
+ * nothing follows it.
+ */
+static void irdma_test_order_no_close_before_connect_reply(struct kunit *test)
+{
+	struct irdma_test_cmid *l = irdma_t_listen(test, true, NULL, 4);
+	struct irdma_test_cmid *a = irdma_t_cmid(test, 0);
+	struct irdma_test_cmid *n = irdma_t_cmid(test, 1);
+	struct irdma_cm_node *node;
+
+	irdma_tw->dev[0].rts_auto = false;
+	KUNIT_ASSERT_EQ(test, irdma_t_connect(test, a, NULL, 0), 0);
+	irdma_t_pump();
+	KUNIT_ASSERT_EQ(test, l->nev, 1);
+	KUNIT_ASSERT_EQ(test, irdma_t_accept(l, n, 10, NULL, 0, 8, 8), 0);
+	irdma_t_pump();
+	KUNIT_ASSERT_EQ(test, a->nev, 0);
+	node = irdma_t_qp_node(0, 0);
+	KUNIT_ASSERT_NOT_NULL(test, node);
+	KUNIT_EXPECT_EQ(test, irdma_t_send_event(0, node, a, IW_CM_EVENT_CLOSE,
+						 0), -EPROTO);
+	KUNIT_EXPECT_EQ(test, irdma_t_send_event(0, node, a,
+						 IW_CM_EVENT_DISCONNECT, 0),
+			-EPROTO);
+	KUNIT_EXPECT_EQ(test, irdma_t_send_event(0, node, a,
+						 IW_CM_EVENT_ESTABLISHED, 0),
+			-EPROTO);
+	KUNIT_EXPECT_EQ(test, a->nev, 0);
+
+	irdma_cm_disconn(&irdma_t_tqp(0, 0)->qp, IRDMA_AE_LLP_FIN_RECEIVED,
+			 IRDMA_TCPS_CLOSE_WAIT);
+	irdma_t_flush();
+	KUNIT_ASSERT_EQ(test, a->nev, 1);
+	KUNIT_EXPECT_EQ(test, a->ev[0].type, IW_CM_EVENT_CONNECT_REPLY);
+	KUNIT_EXPECT_EQ(test, a->ev[0].status, -ECONNRESET);
+	KUNIT_EXPECT_EQ(test, irdma_t_send_event(0, node, a, IW_CM_EVENT_CLOSE,
+						 0), -EPROTO);
+	KUNIT_EXPECT_EQ(test, a->nev, 1);
+	KUNIT_EXPECT_EQ(test, irdma_t_core(0)->stats.events_dropped, 4ull);
+	irdma_t_node_put(0, node);
+}
+
+/* one CLOSE per connection: a second close AE and a second CLOSE go nowhere */
+static void irdma_test_order_no_second_close(struct kunit *test)
+{
+	struct irdma_test_cmid *l = irdma_t_listen(test, true, NULL, 4);
+	struct irdma_test_cmid *a = irdma_t_cmid(test, 0);
+	struct irdma_qp *qp = &irdma_t_tqp(0, 0)->qp;
+	struct irdma_cm_node *node;
+
+	irdma_t_establish(test, l, a);
+	node = irdma_t_qp_node(0, 0);
+	KUNIT_ASSERT_NOT_NULL(test, node);
+	irdma_cm_disconn(qp, IRDMA_AE_LLP_FIN_RECEIVED, IRDMA_TCPS_CLOSE_WAIT);
+	irdma_cm_disconn(qp, IRDMA_AE_LLP_CLOSE_COMPLETE, IRDMA_TCPS_CLOSED);
+	irdma_cm_disconn(qp, IRDMA_AE_LLP_CLOSE_COMPLETE, IRDMA_TCPS_CLOSED);
+	irdma_t_flush();
+	KUNIT_ASSERT_EQ(test, a->nev, 3);
+	KUNIT_EXPECT_EQ(test, a->ev[1].type, IW_CM_EVENT_DISCONNECT);
+	KUNIT_EXPECT_EQ(test, a->ev[2].type, IW_CM_EVENT_CLOSE);
+	KUNIT_EXPECT_EQ(test, irdma_t_send_event(0, node, a, IW_CM_EVENT_CLOSE,
+						 0), -EPROTO);
+	KUNIT_EXPECT_EQ(test, a->nev, 3);
+	KUNIT_EXPECT_EQ(test, irdma_t_core(0)->stats.events_dropped, 1ull);
+	irdma_t_node_put(0, node);
+}
+
+/* a rejected connect ends with its CONNECT_REPLY(-ECONNREFUSED) */
+static void irdma_test_order_no_reply_after_reject(struct kunit *test)
+{
+	struct irdma_test_cmid *l = irdma_t_listen(test, true, NULL, 4);
+	struct irdma_test_cmid *a = irdma_t_cmid(test, 0);
+	struct irdma_test_cmid *n = irdma_t_cmid(test, 1);
+	struct irdma_cm_node *node;
+
+	KUNIT_ASSERT_EQ(test, irdma_t_connect(test, a, "x", 1), 0);
+	node = irdma_t_qp_node(0, 0);
+	KUNIT_ASSERT_NOT_NULL(test, node);
+	irdma_t_pump();
+	KUNIT_ASSERT_EQ(test, l->nev, 1);
+	n->id.provider_data = l->ev[0].provider_data;
+	KUNIT_ASSERT_EQ(test, irdma_reject(&n->id, "nope", 4), 0);
+	irdma_t_run(100);
+	KUNIT_ASSERT_EQ(test, a->nev, 1);
+	KUNIT_EXPECT_EQ(test, a->ev[0].type, IW_CM_EVENT_CONNECT_REPLY);
+	KUNIT_EXPECT_EQ(test, a->ev[0].status, -ECONNREFUSED);
+	KUNIT_EXPECT_EQ(test, irdma_t_send_event(0, node, a,
+						 IW_CM_EVENT_CONNECT_REPLY, 0),
+			-EPROTO);
+	KUNIT_EXPECT_EQ(test, irdma_t_send_event(0, node, a,
+						 IW_CM_EVENT_CONNECT_REPLY,
+						 -ECONNREFUSED), -EPROTO);
+	KUNIT_EXPECT_EQ(test, a->nev, 1);
+	KUNIT_EXPECT_EQ(test, irdma_t_core(0)->stats.events_dropped, 2ull);
+	KUNIT_EXPECT_EQ(test, n->nev, 0);
+	irdma_t_node_put(0, node);
+}
+
+/* a CLOSE without DISCONNECT (terminate) is not followed by a DISCONNECT */
+static void irdma_test_order_no_disconnect_after_close(struct kunit *test)
+{
+	struct irdma_test_cmid *l = irdma_t_listen(test, true, NULL, 4);
+	struct irdma_test_cmid *a = irdma_t_cmid(test, 0);
+	struct irdma_qp *qp = &irdma_t_tqp(0, 0)->qp;
+	struct irdma_cm_node *node;
+
+	irdma_t_establish(test, l, a);
+	node = irdma_t_qp_node(0, 0);
+	KUNIT_ASSERT_NOT_NULL(test, node);
+	irdma_cm_disconn(qp, IRDMA_AE_LLP_TERMINATE_RECEIVED,
+			 IRDMA_TCPS_ESTABLISHED);
+	irdma_t_flush();
+	KUNIT_ASSERT_EQ(test, a->nev, 2);
+	KUNIT_EXPECT_EQ(test, a->ev[1].type, IW_CM_EVENT_CLOSE);
+	/* the peer's FIN arrives late */
+	irdma_cm_disconn(qp, IRDMA_AE_LLP_FIN_RECEIVED, IRDMA_TCPS_CLOSE_WAIT);
+	irdma_t_flush();
+	KUNIT_EXPECT_EQ(test, a->nev, 2);
+	KUNIT_EXPECT_EQ(test, irdma_t_send_event(0, node, a,
+						 IW_CM_EVENT_DISCONNECT, 0),
+			-EPROTO);
+	KUNIT_EXPECT_EQ(test, a->nev, 2);
+	KUNIT_EXPECT_EQ(test, irdma_t_core(0)->stats.events_dropped, 1ull);
+	irdma_t_node_put(0, node);
+}
+
+/* after CLOSE nothing at all reaches the id, on either side */
+static void irdma_test_order_nothing_after_close(struct kunit *test)
+{
+	static const enum iw_cm_event_type all[] = {
+		IW_CM_EVENT_CONNECT_REQUEST, IW_CM_EVENT_CONNECT_REPLY,
+		IW_CM_EVENT_ESTABLISHED, IW_CM_EVENT_DISCONNECT,
+		IW_CM_EVENT_CLOSE,
+	};
+	struct irdma_test_cmid *l = irdma_t_listen(test, true, NULL, 4);
+	struct irdma_test_cmid *a = irdma_t_cmid(test, 0);
+	struct irdma_cm_node *pnode, *anode;
+	struct irdma_test_cmid *n;
+	int i;
+
+	n = irdma_t_establish(test, l, a);
+	anode = irdma_t_qp_node(0, 0);
+	pnode = irdma_t_qp_node(1, 0);
+	KUNIT_ASSERT_NOT_NULL(test, anode);
+	KUNIT_ASSERT_NOT_NULL(test, pnode);
+	irdma_cm_qp_destroy(&irdma_t_tqp(1, 0)->qp);
+	irdma_cm_qp_destroy(&irdma_t_tqp(0, 0)->qp);
+	KUNIT_ASSERT_EQ(test, n->nev, 2);
+	KUNIT_EXPECT_EQ(test, n->ev[1].type, IW_CM_EVENT_CLOSE);
+	KUNIT_ASSERT_EQ(test, a->nev, 2);
+	KUNIT_EXPECT_EQ(test, a->ev[1].type, IW_CM_EVENT_CLOSE);
+	for (i = 0; i < ARRAY_SIZE(all); i++) {
+		KUNIT_EXPECT_EQ(test, irdma_t_send_event(1, pnode, n, all[i], 0),
+				-EPROTO);
+		KUNIT_EXPECT_EQ(test, irdma_t_send_event(0, anode, a, all[i], 0),
+				-EPROTO);
+	}
+	KUNIT_EXPECT_EQ(test, n->nev, 2);
+	KUNIT_EXPECT_EQ(test, a->nev, 2);
+	KUNIT_EXPECT_EQ(test, l->nev, 1);
+	KUNIT_EXPECT_EQ(test, irdma_t_core(0)->stats.events_dropped,
+			(u64)ARRAY_SIZE(all));
+	KUNIT_EXPECT_EQ(test, irdma_t_core(1)->stats.events_dropped,
+			(u64)ARRAY_SIZE(all));
+	irdma_t_node_put(1, pnode);
+	irdma_t_node_put(0, anode);
+}
+
 static struct kunit_case irdma_cm_conn_cases[] = {
 	KUNIT_CASE(irdma_test_connect_accept_ipv4),
 	KUNIT_CASE(irdma_test_connect_accept_ipv6),
@@ -3561,6 +3803,12 @@ static struct kunit_case irdma_cm_conn_cases[] = {
 	KUNIT_CASE(irdma_test_unload_with_live_nodes),
 	KUNIT_CASE(irdma_test_qp_destroy_releases_node),
 	KUNIT_CASE(irdma_test_time_wait_released),
+	KUNIT_CASE(irdma_test_order_no_close_before_established),
+	KUNIT_CASE(irdma_test_order_no_close_before_connect_reply),
+	KUNIT_CASE(irdma_test_order_no_second_close),
+	KUNIT_CASE(irdma_test_order_no_reply_after_reject),
+	KUNIT_CASE(irdma_test_order_no_disconnect_after_close),
+	KUNIT_CASE(irdma_test_order_nothing_after_close),
 	{}
 };
 
