@@ -879,6 +879,20 @@ struct irdma_cm_info {
 	u8 rem_mac[ETH_ALEN];
 };
 
+/* the RTR FPDUs (RFC 5044 framing, RFC 5040/5041 headers, no markers) */
+#define IRDMA_CM_DDP_TAGGED_HDR		14	/* DDP tagged + RDMAP control */
+#define IRDMA_CM_DDP_UNTAGGED_HDR	18	/* DDP untagged + RDMAP control */
+#define IRDMA_CM_RDMAP_RREQ_HDR		28	/* Read Request header */
+#define IRDMA_CM_DDP_CTL_TAGGED		0xC1	/* T, L, DV 1 */
+#define IRDMA_CM_DDP_CTL_UNTAGGED	0x41	/* L, DV 1 */
+#define IRDMA_CM_RDMAP_WRITE		0x40	/* RV 1, opcode 0 */
+#define IRDMA_CM_RDMAP_READ_REQ		0x41	/* RV 1, opcode 1 */
+#define IRDMA_CM_DDP_QN_READ_REQ	1
+#define IRDMA_CM_MPA_CRC_LEN		4
+#define IRDMA_CM_RTR_MAX_FPDU		64
+/* FPDUs irdma_cm_rtr_close() sends before its FIN: the RTR and a nudge */
+#define IRDMA_CM_RTR_FPDUS		2
+
 static void irdma_cm_event_handler(struct work_struct *w);
 static void irdma_cm_node_finish(struct irdma_cm_node *cm_node);
 static void irdma_cm_report_fail(struct irdma_cm_node *cm_node, int status);
@@ -889,6 +903,10 @@ static int irdma_cm_node_qhash(struct irdma_cm_node *cm_node, bool add);
 static void irdma_cm_free_ah(struct irdma_cm_node *cm_node);
 static void irdma_cm_event_connected(struct irdma_cm_node *cm_node);
 static void irdma_cm_disconn_true(struct irdma_qp *iwqp);
+static void irdma_cm_rtr_step(struct irdma_cm_node *cm_node);
+static bool irdma_cm_peer_awaits_rtr(const struct irdma_cm_node *cm_node);
+static void irdma_cm_active_fail_accepted(struct irdma_cm_node *cm_node,
+					  int status);
 
 /**
  * irdma_cm_half_open_del() - a passive node is no longer half-open
@@ -2810,6 +2828,10 @@ static void irdma_cm_ack_advance(struct irdma_cm_node *cm_node)
 	if (cm_node->fin_deferred) {
 		if (!all_acked)
 			return;
+		if (cm_node->rtr_closing) {
+			irdma_cm_rtr_step(cm_node);
+			return;
+		}
 		cm_node->fin_deferred = false;
 		if (irdma_send_fin(cm_node))
 			irdma_cm_node_finish(cm_node);
@@ -2924,9 +2946,14 @@ static void irdma_handle_ack_pkt(struct irdma_cm_node *cm_node,
 		return;
 	}
 
-	if (len) {
-		expect_mpa = cm_node->state == IRDMA_CM_STATE_ESTABLISHED ||
-			     cm_node->state == IRDMA_CM_STATE_MPAREQ_SENT;
+	expect_mpa = cm_node->state == IRDMA_CM_STATE_ESTABLISHED ||
+		     cm_node->state == IRDMA_CM_STATE_MPAREQ_SENT;
+	if (len && !expect_mpa && cm_node->rtr_closing) {
+		/* FPDUs answering the RTR we sent (a Read Response): dropped */
+		cm_node->rcv_nxt += len;
+		if (!fin)
+			irdma_send_ack(cm_node);
+	} else if (len) {
 		if (!expect_mpa) {
 			/* nothing may come before our MPA answer or after FIN */
 			if (cm_node->active)
@@ -3127,7 +3154,8 @@ static void irdma_cm_mpa_reply_timeout(struct irdma_cm_node *cm_node)
  * irdma_handle_close_entry() - the state timer of a node expired
  * @cm_node: node (the work holds a reference)
  *
- * TIME_WAIT and FIN_WAIT2 end the node.  A passive node still waiting
+ * TIME_WAIT and FIN_WAIT2 end the node; FIN_WAIT1 of an RTR close
+ * (irdma_cm_rtr_step()) sends its next segment.  A passive node still waiting
  * for the MPA request, or an active one waiting for the FIN after a
  * reject, is reset.  An active node still waiting for the MPA reply
  * fails its connect (irdma_cm_mpa_reply_timeout()).  An offloaded node
@@ -3158,6 +3186,10 @@ static void irdma_handle_close_entry(struct irdma_cm_node *cm_node)
 	case IRDMA_CM_STATE_MPAREJ_RCVD:
 		irdma_send_reset(cm_node);
 		irdma_cm_node_finish(cm_node);
+		break;
+	case IRDMA_CM_STATE_FIN_WAIT1:
+		if (cm_node->rtr_closing && cm_node->fin_deferred)
+			irdma_cm_rtr_step(cm_node);
 		break;
 	case IRDMA_CM_STATE_OFFLOADED:
 		if (!iwqp)
@@ -3329,6 +3361,208 @@ static int irdma_cm_init_tsa_conn(struct irdma_cm_node *cm_node,
 }
 
 /**
+ * irdma_cm_crc32c() - CRC32c of an FPDU (RFC 5044 section 4.5)
+ * @p: bytes
+ * @len: count
+ *
+ * Bitwise: the CM builds at most one short FPDU per connection (the RTR
+ * it sends itself, see irdma_cm_rtr_close()), so no table and no
+ * dependency on the crypto layer.
+ *
+ * Return: the CRC, final complement included.
+ */
+static u32 irdma_cm_crc32c(const u8 *p, u32 len)
+{
+	u32 crc = ~0U;
+	int i;
+
+	while (len--) {
+		crc ^= *p++;
+		for (i = 0; i < 8; i++)
+			crc = (crc >> 1) ^ (0x82F63B78 & -(crc & 1));
+	}
+	return ~crc;
+}
+
+/**
+ * irdma_cm_build_rtr() - the zero-length RTR operation as one FPDU
+ * @cm_node: active node; cm_node->rtr says which operation
+ * @buf: room for IRDMA_CM_RTR_MAX_FPDU bytes
+ *
+ * A zero-length RDMA Write (tagged, STag and TO 0) or, for the first
+ * one of a Read RTR, a zero-length RDMA Read Request (queue 1, MSN 1,
+ * size 0), framed by MPA with the CRC (always negotiated, see
+ * irdma_cm_init_tsa_conn()).
+ *
+ * Context: pure.
+ * Return: the FPDU length.
+ */
+static u32 irdma_cm_build_rtr(const struct irdma_cm_node *cm_node, u8 *buf)
+{
+	u32 ulpdu, len;
+
+	memset(buf, 0, IRDMA_CM_RTR_MAX_FPDU);
+	if (cm_node->rtr == IRDMA_RTR_READ && !cm_node->rtr_sent) {
+		ulpdu = IRDMA_CM_DDP_UNTAGGED_HDR + IRDMA_CM_RDMAP_RREQ_HDR;
+		buf[2] = IRDMA_CM_DDP_CTL_UNTAGGED;
+		buf[3] = IRDMA_CM_RDMAP_READ_REQ;
+		/* bytes 4-7 reserved for the ULP */
+		put_unaligned_be32(IRDMA_CM_DDP_QN_READ_REQ, buf + 8);
+		put_unaligned_be32(1, buf + 12);	/* MSN */
+		/* MO 0; sink STag, TO, size 0; source STag, TO 0 */
+	} else {
+		ulpdu = IRDMA_CM_DDP_TAGGED_HDR;
+		buf[2] = IRDMA_CM_DDP_CTL_TAGGED;
+		buf[3] = IRDMA_CM_RDMAP_WRITE;
+		/* sink STag and TO 0: nothing is placed */
+	}
+	put_unaligned_be16(ulpdu, buf);
+	len = ALIGN(2 + ulpdu, 4);
+	put_unaligned_le32(irdma_cm_crc32c(buf, len), buf + len);
+	return len + IRDMA_CM_MPA_CRC_LEN;
+}
+
+/**
+ * irdma_cm_peer_awaits_rtr() - the peer accepted our request and waits
+ * for our RTR before it tells its ULP
+ * @cm_node: active node whose MPA reply was accepted, not established
+ *
+ * In the peer-to-peer mode of RFC 6581 the responder reports the
+ * connection established only when the initiator's first FPDU (the RTR)
+ * arrives.  soft-iWARP reports a close that comes before it as
+ * DISCONNECT and CLOSE of an id iw_cm still holds in CONN_RECV, and
+ * iw_cm BUG()s (cm_close_handler() of the iw_cm core).
+ *
+ * Return: true when the RTR has to reach the peer before our close.
+ */
+static bool irdma_cm_peer_awaits_rtr(const struct irdma_cm_node *cm_node)
+{
+	return cm_node->active && !cm_node->loopback && !cm_node->rts_rcvd &&
+	       cm_node->mpa_enhanced && cm_node->p2p &&
+	       cm_node->rtr != IRDMA_RTR_NONE;
+}
+
+/**
+ * irdma_cm_rtr_step() - the next segment of irdma_cm_rtr_close()
+ * @cm_node: node closing with rtr_closing set
+ *
+ * Sends the next FPDU (the RTR, then a zero-length RDMA Write) and waits
+ * for its acknowledgment (cm_node->fin_deferred, irdma_cm_ack_advance())
+ * or tun.rexmit_timeout, whichever comes first (the state timer,
+ * irdma_handle_close_entry()): the peer's acknowledgments may not reach
+ * the ILQ after the QP went (its reset and destroy remove the steering
+ * entry).  After the last FPDU, the FIN, retransmitted as usual.  Each
+ * segment stands alone, so the peer's TCP hands them over in order:
+ * its RTR processing (ESTABLISHED) comes before it sees the FIN.
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_cm_rtr_step(struct irdma_cm_node *cm_node)
+{
+	u8 fpdu[IRDMA_CM_RTR_MAX_FPDU];
+	u32 len;
+
+	lockdep_assert_held(&cm_node->core->mutex);
+	irdma_cm_stop_state_timer(cm_node);
+	if (cm_node->rtr_sent >= IRDMA_CM_RTR_FPDUS) {
+		cm_node->fin_deferred = false;
+		if (irdma_send_fin(cm_node))
+			irdma_cm_node_finish(cm_node);
+		return;
+	}
+	len = irdma_cm_build_rtr(cm_node, fpdu);
+	if (irdma_cm_send_seg(cm_node, NULL, 0, fpdu, len,
+			      IRDMA_TCP_ACK | IRDMA_TCP_PSH, true)) {
+		irdma_send_reset(cm_node);
+		irdma_cm_node_finish(cm_node);
+		return;
+	}
+	cm_node->rtr_sent++;
+	cm_node->fin_deferred = true;
+	irdma_cm_arm_state_timer(cm_node, cm_node->core->tun.rexmit_timeout);
+}
+
+/**
+ * irdma_cm_rtr_close() - close an accepted active connection that never
+ * reached RTS: the RTR first, then our FIN
+ * @cm_node: active node (the caller holds a reference) whose ULP was
+ *	told (CONNECT_REPLY with an error) and let go, QP unlinked
+ * @resteer: the QP was reset, which dropped the connection's steering
+ *	entry in the adapter: add it again so the peer's answers reach the
+ *	ILQ
+ *
+ * The adapter did not (or may not have) put our RTR on the wire: the
+ * offload failed, or the QP lost the connection before RTS (the model's
+ * TCP handoff failing, say).  Resetting or closing now would leave a peer
+ * that waits for the RTR (irdma_cm_peer_awaits_rtr()) with a close before
+ * ESTABLISHED, or, if we stayed silent, waiting forever (soft-iWARP has
+ * no timer there).  So the CM sends the RTR itself at snd_nxt (a
+ * duplicate of one the QP did send is dropped by the peer's TCP); once
+ * it is acknowledged (or after a while) a zero-length RDMA Write; then
+ * the FIN in a segment of its own (irdma_cm_rtr_step()).  The second
+ * FPDU is new data, so it wakes a peer that missed the first one:
+ * soft-iWARP installs its RTR receive hook only after its MPA reply is
+ * sent (siw_accept()), and an RTR arriving in between stays unread in
+ * its socket until more data comes.  The peer has processed the RTR (and
+ * reported ESTABLISHED) before it sees our FIN.  The node then closes
+ * like an orphan (tun.orphan_retries).
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_cm_rtr_close(struct irdma_cm_node *cm_node, bool resteer)
+{
+	lockdep_assert_held(&cm_node->core->mutex);
+	irdma_cm_stop_state_timer(cm_node);
+	irdma_free_retrans_entry(cm_node);
+	/* the QP is let go: from now on the CM alone owns the connection */
+	cm_node->offloaded = false;
+	cm_node->rtr_closing = true;
+	cm_node->rtr_sent = 0;
+	if (resteer) {
+		irdma_cm_node_qhash(cm_node, false);
+		irdma_cm_node_qhash(cm_node, true);
+	}
+	irdma_cm_set_state(cm_node, IRDMA_CM_STATE_FIN_WAIT1);
+	cm_node->core->stats.rtr_closes++;
+	irdma_cm_rtr_step(cm_node);
+}
+
+/**
+ * irdma_cm_active_fail_accepted() - an active connection the peer
+ * accepted fails before RTS
+ * @cm_node: active node (the caller holds a reference)
+ * @status: -errno for CONNECT_REPLY
+ *
+ * The ULP gets CONNECT_REPLY(@status) and the QP is flushed and let go
+ * (an offloaded QP was reset by the caller); the peer gets our RTR and
+ * FIN when it waits for the RTR (irdma_cm_rtr_close()), else a RST.
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_cm_active_fail_accepted(struct irdma_cm_node *cm_node,
+					  int status)
+{
+	struct irdma_qp *iwqp = cm_node->iwqp;
+	bool rtr = irdma_cm_peer_awaits_rtr(cm_node);
+	bool resteer = cm_node->offloaded;
+
+	lockdep_assert_held(&cm_node->core->mutex);
+	if (iwqp && irdma_qp_cm(iwqp)->cm_node == cm_node) {
+		irdma_qp_cm(iwqp)->disconn_done = true;
+		if (cm_node->offloaded)
+			cm_node->core->ops->qp_flush(iwqp);
+	}
+	irdma_cm_report_fail(cm_node, status);
+	if (rtr) {
+		irdma_cm_rtr_close(cm_node, resteer);
+		return;
+	}
+	if (!cm_node->loopback)
+		irdma_send_reset(cm_node);
+	irdma_cm_node_finish(cm_node);
+}
+
+/**
  * irdma_cm_event_connected() - the active side's MPA reply was accepted:
  * offload the connection
  * @cm_node: active node
@@ -3349,7 +3583,7 @@ static void irdma_cm_event_connected(struct irdma_cm_node *cm_node)
 	}
 	ret = irdma_cm_init_tsa_conn(cm_node, cm_node->iwqp);
 	if (ret)
-		irdma_active_open_err(cm_node, !cm_node->loopback, ret);
+		irdma_cm_active_fail_accepted(cm_node, ret);
 }
 
 /**
@@ -3451,6 +3685,12 @@ static void irdma_cm_disconn_true(struct irdma_qp *iwqp)
 
 	if (!cm_node->rts_rcvd && cm_node->state == IRDMA_CM_STATE_OFFLOADED) {
 		cm_core->ops->qp_reset(iwqp);
+		if (irdma_cm_peer_awaits_rtr(cm_node)) {
+			irdma_cm_node_get(cm_node);
+			irdma_cm_active_fail_accepted(cm_node, -ECONNRESET);
+			irdma_rem_ref_cm_node(cm_node);
+			return;
+		}
 		irdma_qp_disconnect(iwqp, -ECONNRESET);
 		return;
 	}

@@ -672,6 +672,8 @@ struct irdma_cm_tunables {
  * @rst_no_route: segments matching no connection left unanswered: no
  *	resolved next hop for the RST
  * @replies_ratelimited: unsolicited replies not sent (tun.reply_rate)
+ * @rtr_closes: accepted active connections that failed before RTS and
+ *	were closed with an RTR sent by the CM (irdma_cm_rtr_close())
  * @events_dropped: iw_cm events refused by irdma_send_cm_event() because
  *	they would break iw_cm's order (see enum irdma_cm_ulp_state)
  */
@@ -694,6 +696,7 @@ struct irdma_cm_stats {
 	u64 node_limit_drops;
 	u64 rst_no_route;
 	u64 replies_ratelimited;
+	u64 rtr_closes;
 	u64 events_dropped;
 };
 
@@ -842,8 +845,13 @@ struct irdma_cm_listener {
  * @ord: ORD we offer / end with
  * @rtr: negotiated RTR operation
  * @p2p: the peer set flag A (enhanced peer-to-peer mode)
- * @fin_deferred: our FIN waits until the data before it (an MPA reject)
- *	is acknowledged (irdma_cm_ack_advance())
+ * @fin_deferred: our FIN waits until the data before it (an MPA reject,
+ *	or the RTR of irdma_cm_rtr_close()) is acknowledged
+ *	(irdma_cm_ack_advance())
+ * @rtr_closing: active: the CM sent the RTR itself and closes (the peer
+ *	accepted, the connection never reached RTS); FPDUs answering the
+ *	RTR are acknowledged and dropped
+ * @rtr_sent: FPDUs irdma_cm_rtr_close() sent so far
  * @snd_mark_en: the peer asked for markers: we send them
  * @mpa_enhanced: the MPA exchange carries the RFC 6581 block
  * @peer_rev: MPA revision of the peer's frame
@@ -933,6 +941,8 @@ struct irdma_cm_node {
 	enum irdma_rtr_type rtr;
 	bool p2p;
 	bool fin_deferred;
+	bool rtr_closing;
+	u8 rtr_sent;
 	bool snd_mark_en;
 	bool mpa_enhanced;
 	u8 peer_rev;

@@ -3725,6 +3725,201 @@ static void irdma_test_order_nothing_after_close(struct kunit *test)
 	irdma_t_node_put(0, anode);
 }
 
+/* ---- an accepted active connection failing before RTS: RTR, then FIN ---- */
+
+/* the first segment from @dev at log index >= @from carrying data or FIN/RST */
+static int irdma_t_next_from(int dev, int from)
+{
+	int i;
+
+	for (i = from; i < irdma_tw->nlog; i++) {
+		struct irdma_test_seg *s = &irdma_tw->log[i];
+
+		if (s->from == dev &&
+		    (s->datalen || s->flags & (IRDMA_TCP_FIN | IRDMA_TCP_RST)))
+			return i;
+	}
+	return -1;
+}
+
+/* @s is our zero-length RDMA Write RTR in one MPA FPDU with a good CRC */
+static void irdma_t_expect_rtr_write(struct kunit *test,
+				     const struct irdma_test_seg *s)
+{
+	const u8 *f = s->seg + s->hdr_len;
+	u8 zero[12] = {};
+
+	KUNIT_ASSERT_EQ(test, s->datalen, 20u);
+	KUNIT_EXPECT_FALSE(test, s->flags & (IRDMA_TCP_FIN | IRDMA_TCP_RST));
+	KUNIT_EXPECT_EQ(test, get_unaligned_be16(f), 14);
+	KUNIT_EXPECT_EQ(test, f[2], 0xC1);	/* tagged, last, DDP v1 */
+	KUNIT_EXPECT_EQ(test, f[3], 0x40);	/* RDMAP v1, RDMA Write */
+	KUNIT_EXPECT_EQ(test, memcmp(f + 4, zero, sizeof(zero)), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(f + 16),
+			irdma_cm_crc32c(f, 16));
+}
+
+/*
+ * dev 0's segments from log index @mark on: two FPDUs at two sequence
+ * numbers, each alone, before any FIN or RST
+ */
+static void irdma_t_expect_close_order(struct kunit *test, int mark)
+{
+	bool closed = false;
+	u32 last = 0;
+	int i, fpdus = 0;
+
+	for (i = mark; i < irdma_tw->nlog; i++) {
+		struct irdma_test_seg *s = &irdma_tw->log[i];
+
+		if (s->from != 0)
+			continue;
+		if (s->datalen) {
+			KUNIT_EXPECT_FALSE(test, closed);
+			KUNIT_EXPECT_FALSE(test, s->flags &
+					   (IRDMA_TCP_FIN | IRDMA_TCP_RST));
+			KUNIT_EXPECT_EQ(test, s->datalen, 20u);
+			/* retransmissions repeat the last one */
+			if (!fpdus || s->seq != last)
+				fpdus++;
+			last = s->seq;
+		}
+		if (s->flags & (IRDMA_TCP_FIN | IRDMA_TCP_RST))
+			closed = true;
+	}
+	KUNIT_EXPECT_EQ(test, fpdus, 2);
+	KUNIT_EXPECT_TRUE(test, closed);
+}
+
+/* an ACK from dev 1's side of the connection to dev 0's node on T_PORT_A */
+static void irdma_t_ack_dev0(struct kunit *test, u8 flags)
+{
+	struct irdma_cm_core *core = irdma_t_core(0);
+	u32 saddr[4] = { T_ADDR1 }, daddr[4] = { T_ADDR0 };
+	u8 seg[IRDMA_CM_TCP_HDR_SIZE] = {};
+	u8 mac[ETH_ALEN] = { 0x02, 0, 0, 0, 0, 0x11 };
+	struct irdma_cm_node *cm;
+
+	mutex_lock(&core->mutex);
+	cm = irdma_t_find(0, T_PORT_A);
+	KUNIT_ASSERT_NOT_NULL(test, cm);
+	put_unaligned_be16(T_PORT_L, seg + IRDMA_TCP_OFF_SPORT);
+	put_unaligned_be16(T_PORT_A, seg + IRDMA_TCP_OFF_DPORT);
+	put_unaligned_be32(cm->rcv_nxt, seg + IRDMA_TCP_OFF_SEQ);
+	put_unaligned_be32(cm->snd_nxt, seg + IRDMA_TCP_OFF_ACK);
+	mutex_unlock(&core->mutex);
+	seg[IRDMA_TCP_OFF_DOFF] = (IRDMA_CM_TCP_HDR_SIZE / 4) << 4;
+	seg[IRDMA_TCP_OFF_FLAGS] = flags;
+	put_unaligned_be16(0xFFFF, seg + IRDMA_TCP_OFF_WIN);
+	irdma_t_wire_put(1, true, saddr, daddr, 0, false, 0, mac, seg,
+			 sizeof(seg));
+	irdma_t_pump();
+}
+
+/*
+ * The peer accepted (peer-to-peer mode, RTR Write) and waits for our RTR;
+ * our offload fails: the ULP gets CONNECT_REPLY(error), the peer our RTR
+ * (no RST, no FIN with it), a second zero-length Write once the RTR is
+ * acknowledged, and our FIN, alone, once that is.
+ */
+static void irdma_test_rtr_before_close_on_offload_failure(struct kunit *test)
+{
+	struct irdma_test_cmid *l = irdma_t_listen(test, true, NULL, 4);
+	struct irdma_test_cmid *a = irdma_t_cmid(test, 0);
+	struct irdma_test_cmid *n = irdma_t_cmid(test, 1);
+	int i, mark;
+
+	irdma_tw->dev[0].fail_offload = true;
+	/* acknowledgments, not timers, drive the steps here */
+	irdma_t_core(0)->tun.rexmit_timeout = msecs_to_jiffies(10000);
+	irdma_t_core(0)->tun.rexmit_max_timeout = msecs_to_jiffies(10000);
+	KUNIT_ASSERT_EQ(test, irdma_t_connect(test, a, NULL, 0), 0);
+	irdma_t_pump();
+	KUNIT_ASSERT_EQ(test, l->nev, 1);
+	mark = irdma_tw->nlog;
+	/* a reply that offers only a Write RTR, as soft-iWARP's does */
+	KUNIT_ASSERT_EQ(test, irdma_t_accept(l, n, 10, NULL, 0, 0, 0), 0);
+	irdma_t_pump();
+	KUNIT_ASSERT_EQ(test, a->nev, 1);
+	KUNIT_EXPECT_EQ(test, a->ev[0].type, IW_CM_EVENT_CONNECT_REPLY);
+	KUNIT_EXPECT_EQ(test, a->ev[0].status, -EIO);
+	KUNIT_EXPECT_EQ(test, a->refs, 0);
+	KUNIT_EXPECT_EQ(test, irdma_t_tqp(0, 0)->refs, 0);
+	KUNIT_EXPECT_EQ(test, irdma_t_core(0)->stats.rtr_closes, 1ull);
+	i = irdma_t_next_from(0, mark);
+	KUNIT_ASSERT_GE(test, i, 0);
+	irdma_t_expect_rtr_write(test, &irdma_tw->log[i]);
+	/* nothing but the RTR again until it is acknowledged */
+	mark = irdma_t_next_from(0, i + 1);
+	KUNIT_EXPECT_TRUE(test, mark < 0 || irdma_tw->log[mark].datalen == 20);
+
+	/* the RTR acknowledged: a second zero-length Write (new data) */
+	mark = irdma_tw->nlog;
+	irdma_t_ack_dev0(test, IRDMA_TCP_ACK);
+	i = irdma_t_next_from(0, mark);
+	KUNIT_ASSERT_GE(test, i, 0);
+	irdma_t_expect_rtr_write(test, &irdma_tw->log[i]);
+	/* that acknowledged too: the FIN, alone */
+	mark = irdma_tw->nlog;
+	irdma_t_ack_dev0(test, IRDMA_TCP_ACK);
+	i = irdma_t_next_from(0, mark);
+	KUNIT_ASSERT_GE(test, i, 0);
+	KUNIT_EXPECT_EQ(test, irdma_tw->log[i].datalen, 0u);
+	KUNIT_EXPECT_TRUE(test, irdma_tw->log[i].flags & IRDMA_TCP_FIN);
+	KUNIT_EXPECT_FALSE(test, irdma_tw->log[i].flags & IRDMA_TCP_RST);
+	/* the peer closes too: TIME_WAIT, then the node goes */
+	irdma_t_ack_dev0(test, IRDMA_TCP_ACK | IRDMA_TCP_FIN);
+	irdma_t_run(100);
+	KUNIT_EXPECT_EQ(test, irdma_t_core(0)->node_cnt, 0u);
+	KUNIT_EXPECT_EQ(test, a->nev, 1);
+	KUNIT_EXPECT_EQ(test, irdma_t_core(0)->stats.events_dropped, 0ull);
+}
+
+/*
+ * The QP loses the connection before its RTS AE (the model's TCP handoff
+ * failing reports a reset): CONNECT_REPLY(-ECONNRESET) only, the QP reset
+ * and flushed, and the RTR still reaches the peer before any close.
+ */
+static void irdma_test_rtr_before_close_on_reset_before_rts(struct kunit *test)
+{
+	struct irdma_test_cmid *l = irdma_t_listen(test, true, NULL, 4);
+	struct irdma_test_cmid *a = irdma_t_cmid(test, 0);
+	struct irdma_test_cmid *n = irdma_t_cmid(test, 1);
+	int i, mark;
+
+	irdma_tw->dev[0].rts_auto = false;
+	KUNIT_ASSERT_EQ(test, irdma_t_connect(test, a, NULL, 0), 0);
+	irdma_t_pump();
+	KUNIT_ASSERT_EQ(test, irdma_t_accept(l, n, 10, NULL, 0, 0, 0), 0);
+	irdma_t_pump();
+	KUNIT_ASSERT_EQ(test, a->nev, 0);
+	mark = irdma_tw->nlog;
+	irdma_cm_disconn(&irdma_t_tqp(0, 0)->qp, IRDMA_AE_LLP_CONNECTION_RESET,
+			 IRDMA_TCPS_CLOSED);
+	irdma_t_flush();
+	KUNIT_ASSERT_EQ(test, a->nev, 1);
+	KUNIT_EXPECT_EQ(test, a->ev[0].type, IW_CM_EVENT_CONNECT_REPLY);
+	KUNIT_EXPECT_EQ(test, a->ev[0].status, -ECONNRESET);
+	KUNIT_EXPECT_EQ(test, irdma_t_tqp(0, 0)->resets, 1);
+	KUNIT_EXPECT_EQ(test, irdma_t_tqp(0, 0)->flushes, 1);
+	KUNIT_EXPECT_EQ(test, irdma_t_tqp(0, 0)->refs, 0);
+	i = irdma_t_next_from(0, mark);
+	KUNIT_ASSERT_GE(test, i, 0);
+	irdma_t_expect_rtr_write(test, &irdma_tw->log[i]);
+	/* the reset dropped the steering entry: the CM put it back */
+	KUNIT_EXPECT_EQ(test, irdma_tw->dev[0].qhash_est, 1);
+	KUNIT_EXPECT_EQ(test, irdma_t_core(0)->stats.rtr_closes, 1ull);
+	/*
+	 * nobody acknowledges (the steering went with the QP, on the
+	 * model): after a while the second FPDU, then the FIN, both alone,
+	 * then retransmissions and a RST; the node goes
+	 */
+	irdma_t_run(600);
+	KUNIT_EXPECT_EQ(test, irdma_t_core(0)->node_cnt, 0u);
+	KUNIT_EXPECT_EQ(test, a->nev, 1);
+	irdma_t_expect_close_order(test, mark);
+}
+
 static struct kunit_case irdma_cm_conn_cases[] = {
 	KUNIT_CASE(irdma_test_connect_accept_ipv4),
 	KUNIT_CASE(irdma_test_connect_accept_ipv6),
@@ -3809,6 +4004,8 @@ static struct kunit_case irdma_cm_conn_cases[] = {
 	KUNIT_CASE(irdma_test_order_no_reply_after_reject),
 	KUNIT_CASE(irdma_test_order_no_disconnect_after_close),
 	KUNIT_CASE(irdma_test_order_nothing_after_close),
+	KUNIT_CASE(irdma_test_rtr_before_close_on_offload_failure),
+	KUNIT_CASE(irdma_test_rtr_before_close_on_reset_before_rts),
 	{}
 };
 
