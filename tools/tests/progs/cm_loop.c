@@ -1,0 +1,456 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * cm_loop: serial rdma_cm connections, connect -> ESTABLISHED -> disconnect,
+ * as fast as they go.
+ *
+ *   cm_loop -s -a ADDR -p PORT [-n COUNT] [-P] [-t SEC]
+ *	listen on ADDR:PORT; accept COUNT connections (default 1; 0: until
+ *	SIGTERM or SIGINT), each on a QP of its own, with 7 bytes of private
+ *	data when -P is given.  A connection ends when its DISCONNECTED
+ *	event arrives; its QP and id are destroyed then.  Every connection
+ *	must see CONNECT_REQUEST, ESTABLISHED and DISCONNECTED, in that
+ *	order, and nothing else.
+ *   cm_loop -c -a ADDR -p PORT [-n COUNT] [-f MAXFAIL] [-P] [-t SEC]
+ *	COUNT times (default 1): resolve ADDR, create a QP, connect (with 17
+ *	bytes of private data when -P is given), wait for ESTABLISHED,
+ *	disconnect at once, wait for DISCONNECTED, destroy the QP and the
+ *	id.  With -P the server's 7 bytes must arrive with ESTABLISHED and
+ *	the server checks the client's 17.  Up to MAXFAIL connections
+ *	(default 0) may fail cleanly (an error event instead of ESTABLISHED:
+ *	REJECTED, CONNECT_ERROR, UNREACHABLE); each is reported.
+ *
+ * Every wait is bounded by SEC seconds (default 10).  The client prints
+ * the number of connections and the rate at the end:
+ *   "cm_loop: 200 connections in 41.3 s (4.8/s), 0 failed".
+ * Output lines start with "cm_loop:"; exit status 0 when every connection
+ * went as described, 1 otherwise, 2 on bad usage.
+ */
+#include <errno.h>
+#include <netdb.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <rdma/rdma_cma.h>
+
+static int timeout_s = 10;
+static int with_pdata;
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+/* the private data of each side: 17 bytes from the client, 7 back */
+static const char client_pdata[17] = "cm_loop client 17";
+static const char server_pdata[7] = "srv 7 b";
+
+/* per-connection state of the server (cm_id->context) */
+enum conn_state { CONN_REQUESTED = 1, CONN_ESTABLISHED };
+
+/* wait for the next CM event on @ch; NULL on timeout or error */
+static struct rdma_cm_event *next_event(struct rdma_event_channel *ch)
+{
+	struct pollfd pfd = { .fd = ch->fd, .events = POLLIN };
+	struct rdma_cm_event *ev;
+	int n;
+
+	n = poll(&pfd, 1, timeout_s * 1000);
+	if (n <= 0) {
+		fprintf(stderr, "cm_loop: no CM event within %d s\n",
+			timeout_s);
+		return NULL;
+	}
+	if (rdma_get_cm_event(ch, &ev)) {
+		perror("cm_loop: rdma_get_cm_event");
+		return NULL;
+	}
+	return ev;
+}
+
+/* wait for an event of type @want; acked unless @keep */
+static int expect_event(struct rdma_event_channel *ch,
+			enum rdma_cm_event_type want,
+			struct rdma_cm_event **keep)
+{
+	struct rdma_cm_event *ev = next_event(ch);
+
+	if (!ev)
+		return -1;
+	if (ev->event != want) {
+		fprintf(stderr, "cm_loop: got %s (status %d), want %s\n",
+			rdma_event_str(ev->event), ev->status,
+			rdma_event_str(want));
+		rdma_ack_cm_event(ev);
+		return -1;
+	}
+	if (keep)
+		*keep = ev;
+	else
+		rdma_ack_cm_event(ev);
+	return 0;
+}
+
+static int resolve(const char *addr, const char *port, struct addrinfo **res)
+{
+	struct addrinfo hints = {
+		.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV,
+		.ai_socktype = SOCK_STREAM,
+	};
+	int err = getaddrinfo(addr, port, &hints, res);
+
+	if (err)
+		fprintf(stderr, "cm_loop: %s:%s: %s\n", addr, port,
+			gai_strerror(err));
+	return err ? -1 : 0;
+}
+
+/* the event carries at least @len bytes of private data equal to @want */
+static int pdata_ok(const struct rdma_cm_event *ev, const char *want, int len)
+{
+	if (ev->param.conn.private_data_len >= len &&
+	    ev->param.conn.private_data &&
+	    !memcmp(ev->param.conn.private_data, want, len))
+		return 1;
+	fprintf(stderr, "cm_loop: %s: private data of %d bytes, want '%.*s'\n",
+		rdma_event_str(ev->event), ev->param.conn.private_data_len,
+		len, want);
+	return 0;
+}
+
+static double elapsed_s(const struct timespec *a)
+{
+	struct timespec b;
+
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	return (b.tv_sec - a->tv_sec) + (b.tv_nsec - a->tv_nsec) / 1e9;
+}
+
+/* PD and CQ of one device context, made on first use (one per process) */
+struct dev_res {
+	struct ibv_context *verbs;
+	struct ibv_pd *pd;
+	struct ibv_cq *cq;
+};
+
+static int make_qp(struct dev_res *r, struct rdma_cm_id *id)
+{
+	struct ibv_qp_init_attr qpa = {
+		.cap = { .max_send_wr = 2, .max_recv_wr = 2,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+		.qp_type = IBV_QPT_RC,
+	};
+
+	if (r->verbs && r->verbs != id->verbs) {
+		fprintf(stderr, "cm_loop: a second device context\n");
+		return -1;
+	}
+	if (!r->verbs) {
+		r->verbs = id->verbs;
+		r->pd = ibv_alloc_pd(id->verbs);
+		/* a QP of 2+2 entries each, and room for the last ones' flushes */
+		r->cq = r->pd ? ibv_create_cq(id->verbs, 64, NULL, NULL, 0) :
+				NULL;
+		if (!r->cq) {
+			perror("cm_loop: PD/CQ");
+			return -1;
+		}
+	}
+	qpa.send_cq = r->cq;
+	qpa.recv_cq = r->cq;
+	if (rdma_create_qp(id, r->pd, &qpa)) {
+		perror("cm_loop: rdma_create_qp");
+		return -1;
+	}
+	return 0;
+}
+
+static void free_res(struct dev_res *r)
+{
+	if (r->cq)
+		ibv_destroy_cq(r->cq);
+	if (r->pd)
+		ibv_dealloc_pd(r->pd);
+}
+
+/* drain completions (flushes of destroyed QPs): the CQ never overflows */
+static void drain_cq(struct dev_res *r)
+{
+	struct ibv_wc wc[16];
+
+	if (r->cq)
+		while (ibv_poll_cq(r->cq, 16, wc) > 0)
+			;
+}
+
+/* the server: handle events until @count connections are done */
+static int run_server(const char *addr, const char *port, int count)
+{
+	struct rdma_conn_param cp = {
+		.responder_resources = 1,
+		.initiator_depth = 1,
+	};
+	struct rdma_event_channel *ch;
+	struct rdma_cm_id *listen_id;
+	struct dev_res res = {};
+	struct addrinfo *ai;
+	int done = 0, ret = 1;
+
+	if (with_pdata) {
+		cp.private_data = server_pdata;
+		cp.private_data_len = sizeof(server_pdata);
+	}
+	if (resolve(addr, port, &ai))
+		return 1;
+	ch = rdma_create_event_channel();
+	if (!ch || rdma_create_id(ch, &listen_id, NULL, RDMA_PS_TCP)) {
+		perror("cm_loop: rdma_create_id");
+		goto out_free_ai;
+	}
+	if (rdma_bind_addr(listen_id, ai->ai_addr) ||
+	    rdma_listen(listen_id, 8)) {
+		perror("cm_loop: listen");
+		goto out_destroy;
+	}
+	printf("cm_loop: listening on %s port %s\n", addr, port);
+	while (!count || done < count) {
+		struct pollfd pfd = { .fd = ch->fd, .events = POLLIN };
+		struct rdma_cm_event *ev;
+		struct rdma_cm_id *id;
+		long st;
+
+		if (!count) {
+			/* until a signal: only a stop ends the wait */
+			if (stop)
+				break;
+			if (poll(&pfd, 1, 1000) <= 0)
+				continue;
+		}
+		ev = next_event(ch);
+		if (!ev)
+			goto out_destroy;
+		id = ev->id;
+		st = (long)id->context;
+		switch (ev->event) {
+		case RDMA_CM_EVENT_CONNECT_REQUEST:
+			if (with_pdata &&
+			    !pdata_ok(ev, client_pdata, sizeof(client_pdata)))
+				goto bad_event;
+			if (make_qp(&res, id)) {
+				rdma_reject(id, NULL, 0);
+				goto bad_event;
+			}
+			id->context = (void *)(long)CONN_REQUESTED;
+			if (rdma_accept(id, &cp)) {
+				perror("cm_loop: rdma_accept");
+				goto bad_event;
+			}
+			break;
+		case RDMA_CM_EVENT_ESTABLISHED:
+			if (st != CONN_REQUESTED)
+				goto bad_order;
+			id->context = (void *)(long)CONN_ESTABLISHED;
+			break;
+		case RDMA_CM_EVENT_DISCONNECTED:
+			if (st != CONN_ESTABLISHED)
+				goto bad_order;
+			rdma_ack_cm_event(ev);
+			rdma_destroy_qp(id);
+			rdma_destroy_id(id);
+			drain_cq(&res);
+			done++;
+			continue;
+		default:
+			goto bad_event;
+		}
+		rdma_ack_cm_event(ev);
+		continue;
+bad_order:
+		fprintf(stderr, "cm_loop: %s in state %ld (connection %d)\n",
+			rdma_event_str(ev->event), st, done + 1);
+bad_event:
+		fprintf(stderr, "cm_loop: server: %s status %d, connection %d\n",
+			rdma_event_str(ev->event), ev->status, done + 1);
+		rdma_ack_cm_event(ev);
+		goto out_destroy;
+	}
+	printf("cm_loop: server: %d connections done\n", done);
+	ret = 0;
+out_destroy:
+	rdma_destroy_id(listen_id);
+	free_res(&res);
+	rdma_destroy_event_channel(ch);
+out_free_ai:
+	freeaddrinfo(ai);
+	return ret;
+}
+
+/*
+ * one client connection; 0 when it went connect -> ESTABLISHED -> close,
+ * 1 when the connect failed cleanly (an error event), -1 otherwise
+ */
+static int client_one(struct rdma_event_channel *ch, struct dev_res *res,
+		      struct addrinfo *ai)
+{
+	struct rdma_conn_param cp = {
+		.responder_resources = 1,
+		.initiator_depth = 1,
+		.retry_count = 1,
+	};
+	struct rdma_cm_event *ev;
+	struct rdma_cm_id *id;
+	int ret = -1;
+
+	if (with_pdata) {
+		cp.private_data = client_pdata;
+		cp.private_data_len = sizeof(client_pdata);
+	}
+	if (rdma_create_id(ch, &id, NULL, RDMA_PS_TCP)) {
+		perror("cm_loop: rdma_create_id");
+		return -1;
+	}
+	if (rdma_resolve_addr(id, NULL, ai->ai_addr, timeout_s * 1000) ||
+	    expect_event(ch, RDMA_CM_EVENT_ADDR_RESOLVED, NULL) ||
+	    rdma_resolve_route(id, timeout_s * 1000) ||
+	    expect_event(ch, RDMA_CM_EVENT_ROUTE_RESOLVED, NULL)) {
+		fprintf(stderr, "cm_loop: cannot resolve the server\n");
+		goto out_destroy;
+	}
+	if (make_qp(res, id))
+		goto out_destroy;
+	if (rdma_connect(id, &cp)) {
+		perror("cm_loop: rdma_connect");
+		goto out_destroy_qp;
+	}
+	ev = next_event(ch);
+	if (!ev)
+		goto out_destroy_qp;
+	if (ev->event == RDMA_CM_EVENT_REJECTED ||
+	    ev->event == RDMA_CM_EVENT_CONNECT_ERROR ||
+	    ev->event == RDMA_CM_EVENT_UNREACHABLE) {
+		fprintf(stderr, "cm_loop: connect failed: %s (status %d)\n",
+			rdma_event_str(ev->event), ev->status);
+		rdma_ack_cm_event(ev);
+		ret = 1;
+		goto out_destroy_qp;
+	}
+	if (ev->event != RDMA_CM_EVENT_ESTABLISHED) {
+		fprintf(stderr, "cm_loop: got %s (status %d), want %s\n",
+			rdma_event_str(ev->event), ev->status,
+			rdma_event_str(RDMA_CM_EVENT_ESTABLISHED));
+		rdma_ack_cm_event(ev);
+		goto out_destroy_qp;
+	}
+	if (with_pdata && !pdata_ok(ev, server_pdata, sizeof(server_pdata))) {
+		rdma_ack_cm_event(ev);
+		goto out_destroy_qp;
+	}
+	rdma_ack_cm_event(ev);
+	if (rdma_disconnect(id)) {
+		perror("cm_loop: rdma_disconnect");
+		goto out_destroy_qp;
+	}
+	if (expect_event(ch, RDMA_CM_EVENT_DISCONNECTED, NULL))
+		goto out_destroy_qp;
+	ret = 0;
+out_destroy_qp:
+	rdma_destroy_qp(id);
+	drain_cq(res);
+out_destroy:
+	rdma_destroy_id(id);
+	return ret;
+}
+
+static int run_client(const char *addr, const char *port, int count,
+		      int maxfail)
+{
+	struct rdma_event_channel *ch;
+	struct dev_res res = {};
+	int i, r, ret = 1, failed = 0;
+	struct addrinfo *ai;
+	struct timespec t0;
+	double s;
+
+	if (resolve(addr, port, &ai))
+		return 1;
+	ch = rdma_create_event_channel();
+	if (!ch) {
+		perror("cm_loop: rdma_create_event_channel");
+		goto out_free_ai;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (i = 0; i < count; i++) {
+		r = client_one(ch, &res, ai);
+		if (!r)
+			continue;
+		fprintf(stderr, "cm_loop: connection %d of %d failed\n",
+			i + 1, count);
+		if (r < 0 || ++failed > maxfail)
+			break;
+	}
+	s = elapsed_s(&t0);
+	printf("cm_loop: %d connections in %.1f s (%.1f/s), %d failed%s%s\n",
+	       i, s, s > 0 ? i / s : 0.0, failed, res.verbs ? " from " : "",
+	       res.verbs ? ibv_get_device_name(res.verbs->device) : "");
+	if (i == count)
+		ret = 0;
+	free_res(&res);
+	rdma_destroy_event_channel(ch);
+out_free_ai:
+	freeaddrinfo(ai);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	const char *addr = NULL, *port = NULL;
+	int mode = 0, count = 1, maxfail = 0, c;
+
+	while ((c = getopt(argc, argv, "sca:p:n:f:Pt:")) != -1) {
+		switch (c) {
+		case 's':
+		case 'c':
+			mode = c;
+			break;
+		case 'a':
+			addr = optarg;
+			break;
+		case 'p':
+			port = optarg;
+			break;
+		case 'n':
+			count = atoi(optarg);
+			break;
+		case 'f':
+			maxfail = atoi(optarg);
+			break;
+		case 'P':
+			with_pdata = 1;
+			break;
+		case 't':
+			timeout_s = atoi(optarg);
+			break;
+		default:
+			mode = 0;
+			break;
+		}
+	}
+	if (!mode || !addr || !port || count < 0 || (mode == 'c' && !count) ||
+	    maxfail < 0 || timeout_s < 1) {
+		fprintf(stderr,
+			"usage: cm_loop -s|-c -a ADDR -p PORT [-n COUNT] [-f MAXFAIL] [-P] [-t SEC]\n");
+		return 2;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	signal(SIGTERM, on_signal);
+	signal(SIGINT, on_signal);
+	if (mode == 's')
+		return run_server(addr, port, count);
+	return run_client(addr, port, count, maxfail);
+}
