@@ -17,6 +17,10 @@
  * that arrived meanwhile were held by the rx_handler (qp.c) and are
  * replayed into the stack afterwards; TCP drops what it already has.
  *
+ * The socket reuses its address (SO_REUSEADDR) once out of repair mode:
+ * the adapter's connection must not take the port from host sockets that
+ * allow sharing it.
+ *
  * The socket's data_ready, write_space and state_change callbacks only
  * queue the QP's work.  A socket is released with SO_LINGER 0 (a RST) when
  * the connection must be aborted, else normally.  The socket holds a
@@ -232,6 +236,14 @@ int irdma_sim_tcp_handoff(struct irdma_sim_iw *iw)
 	err = irdma_sim_tcp_int(sock, SOL_TCP, TCP_REPAIR, TCP_REPAIR_OFF);
 	if (err)
 		goto fail_cb;
+	/*
+	 * An offloaded connection lives in the adapter, not in the host's
+	 * port space.  Leaving repair mode clears the socket's address reuse;
+	 * set it again so that a host socket bound with SO_REUSEADDR on the
+	 * same port (siw's listener of a wildcard rdma_listen) is not refused
+	 * with EADDRINUSE because of this one, now or in TIME_WAIT.
+	 */
+	sock_set_reuseaddr(sk);
 	spin_lock_irqsave(&sim->lock, flags);
 	iw->sock = sock;
 	iw->qp->tcp_state = IRDMA_TCPS_ESTABLISHED;
