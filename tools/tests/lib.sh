@@ -23,7 +23,8 @@
 # no ": "; prefix it with the script's topic ("link/port-down").
 #
 # Two test hosts: netns "a" and "b" joined by a veth pair, va (in a,
-# 192.0.2.1/24, 2001:db8::1/64) <-> vb (in b, .2, 2001:db8::2), links up:
+# 192.0.2.1/24, 2001:db8::1/64, ifindex 10) <-> vb (in b, .2, 2001:db8::2,
+# ifindex 20), links up:
 #   t_hosts_up / t_hosts_down  (t_hosts_up registers t_hosts_down with t_defer)
 #   t_in NS CMD...             run CMD in netns NS
 # RDMA devices are visible in every netns (rdma system: netns shared), but
@@ -165,13 +166,21 @@ t_hosts_down() {
 
 # t_hosts_up: fresh netns a and b joined by va <-> vb, addresses set,
 # links up and carrier seen.  IPv6 addresses skip DAD so they are usable at
-# once.
+# once.  va and vb get different interface indexes (T_IFINDEX_A/B), as two
+# hosts' NICs would have in general: left to the kernel, both would be 2
+# (each namespace counts its own), and siw, which creates the listening
+# socket of a wildcard rdma_listen in the listener's namespace bound to its
+# netdev's index, would then listen on va for a device on vb - and two siw
+# devices' listeners would collide there (EADDRINUSE).
+T_IFINDEX_A=10
+T_IFINDEX_B=20
 t_hosts_up() {
 	t_hosts_down
 	modprobe veth || return 1
 	t_defer t_hosts_down
 	ip netns add "$T_NS_A" && ip netns add "$T_NS_B" &&
-		ip link add "$T_IF_A" netns "$T_NS_A" type veth peer name "$T_IF_B" netns "$T_NS_B" &&
+		ip link add "$T_IF_A" index "$T_IFINDEX_A" netns "$T_NS_A" type veth \
+			peer name "$T_IF_B" index "$T_IFINDEX_B" netns "$T_NS_B" &&
 		ip -n "$T_NS_A" link set lo up &&
 		ip -n "$T_NS_B" link set lo up &&
 		ip -n "$T_NS_A" addr add "$T_IP_A/24" dev "$T_IF_A" &&
