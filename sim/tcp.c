@@ -29,7 +29,10 @@
 
 #include <linux/net.h>
 #include <linux/tcp.h>
+#include <net/inet6_hashtables.h>
+#include <net/inet_hashtables.h>
 #include <net/inet_sock.h>
+#include <net/inet_timewait_sock.h>
 #include <net/ip.h>
 #include <net/ipv6.h>
 #include <net/net_namespace.h>
@@ -131,6 +134,49 @@ static int irdma_sim_tcp_addr(struct sockaddr_storage *ss, bool ipv4,
 }
 
 /**
+ * irdma_sim_tcp_evict_tw() - end a TIME_WAIT left by an earlier connection
+ * on the quad the QP takes over
+ * @net: the netdev's namespace
+ * @iw: engine with its connection read from the context
+ *
+ * The adapter keeps its TCP state apart from the host's; the model's
+ * sockets share the host's tables.  When a connection's quad comes back
+ * (rdma_cm picks local ports from its own space) while the socket of the
+ * previous one waits in TIME_WAIT, the host refuses the connect (no
+ * timestamps, so no safe reuse).  The CM has already run the new
+ * handshake on that quad, so the old wait protects nothing: end it.
+ */
+static void irdma_sim_tcp_evict_tw(struct net *net, struct irdma_sim_iw *iw)
+{
+	struct inet_hashinfo *hinfo = net->ipv4.tcp_death_row.hashinfo;
+	struct sock *sk;
+
+	if (iw->ipv4) {
+		sk = __inet_lookup_established(net, hinfo, htonl(iw->rip[3]),
+					       htons(iw->rport),
+					       htonl(iw->lip[3]), iw->lport,
+					       iw->sim->netdev->ifindex, 0);
+	} else {
+		struct in6_addr r, l;
+		int i;
+
+		for (i = 0; i < 4; i++) {
+			r.s6_addr32[i] = htonl(iw->rip[i]);
+			l.s6_addr32[i] = htonl(iw->lip[i]);
+		}
+		sk = __inet6_lookup_established(net, hinfo, &r, htons(iw->rport),
+						&l, iw->lport,
+						iw->sim->netdev->ifindex, 0);
+	}
+	if (!sk)
+		return;
+	if (sk->sk_state == TCP_TIME_WAIT)
+		inet_twsk_deschedule_put(inet_twsk(sk));
+	else
+		sock_gen_put(sk);
+}
+
+/**
  * irdma_sim_tcp_handoff() - continue the QP's connection on a socket
  * @iw: engine in the handoff phase, connection read from the context
  *
@@ -183,6 +229,7 @@ int irdma_sim_tcp_handoff(struct irdma_sim_iw *iw)
 		goto fail;
 	len = irdma_sim_tcp_addr(&ss, iw->ipv4, iw->rip, iw->rport,
 				 sim->netdev->ifindex);
+	irdma_sim_tcp_evict_tw(net, iw);
 	err = kernel_connect(sock, (struct sockaddr *)&ss, len, 0);
 	if (err)
 		goto fail;
