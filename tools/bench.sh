@@ -12,10 +12,8 @@
 #   irdma-irdma  irdma_sim on both ends
 # Tests: ib_write_bw, ib_read_bw, ib_send_bw (-R, N x SIZE bytes),
 # ib_write_lat -R (8 bytes, typical latency) and rping (N iterations of
-# 4 KiB: Send, Read, Send, Write, Send; wall time per iteration).  In this
-# VM perftest's rdma_connect fails when siw is the client, so siw-siw has
-# perftest numbers only where siw manages; rping gives the reference for
-# every pair.  For each run the VM's CPU
+# 4 KiB: Send, Read, Send, Write, Send; wall time per iteration); rping
+# gives a second reference for every pair.  For each run the VM's CPU
 # use (both vCPUs, from /proc/stat) is shown too; the model's doorbell
 # poller is part of it.  The table ends with each pair's ratio to
 # siw-siw.  Numbers vary from run to run; TCG is slow: compare ratios.
