@@ -1,13 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# One guest of an NVMe-oF pair (tools/tests/ulp/nvmeof.sh runs two of them
-# joined by a QEMU socket link, "peer0": 198.51.100.1 listens, .2 connects).
+# One guest of an NVMe-oF pair (tools/tests/ulp/run.sh runs two of them,
+# see tools/tests/ulp/lib.sh): the target is the server, 198.51.100.1.
 #
-#   nvmeof-guest.sh target STACK     nvmet-rdma on STACK's device over a RAM
-#                                    disk; serves control commands of the
-#                                    host on TCP port 5000 until "done"
-#   nvmeof-guest.sh host STACK MB N  nvme-rdma on STACK's device: fio with
+#   nvmeof-guest.sh server STACK     nvmet-rdma on STACK's device over a RAM
+#                                    disk; serves the host's control
+#                                    commands until it is done
+#   nvmeof-guest.sh client STACK MB N  nvme-rdma on STACK's device: fio with
 #                                    crc32c verify over MB MiB, N disconnect
 #                                    and reconnect cycles, the target's port
 #                                    removed mid-I/O and restored, the
@@ -23,46 +23,12 @@ set -u
 
 role=$1 stack=$2
 pair=${IRDMA_ULP_PAIR:-$stack}
-P=nvmeof/$pair/$role
-T4=198.51.100.1
+# the server is NVMe's target, the client its host
+case "$role" in server) P=nvmeof/$pair/target ;; *) P=nvmeof/$pair/host ;; esac
 NQN=nqn.2026-11.org.example:irdma-test
-CTL_PORT=5000
 CFG=/sys/kernel/config/nvmet
-
-failed=0
-pass() { echo "PASS: $P/$1"; }
-fail() { echo "FAIL: $P/$1: $2"; failed=1; }
-skip() { echo "SKIP: $P/$1: $2"; }
-log() { echo "# $P: $*"; }
-
-dmesg_check() {
-	local bad
-	# what the kernel said, for a failure's diagnosis
-	[ "$failed" = 0 ] || dmesg | tail -n 25 | sed "s|^|# $P: dmesg: |"
-	bad=$(dmesg | grep -E 'WARNING:|BUG:|kernel BUG|Oops|INFO: task .* blocked|refcount_t:|possible circular locking|general protection' | head -5)
-	if [ -z "$bad" ]; then
-		pass dmesg
-	else
-		echo "$bad" | sed "s|^|# $P: |"
-		fail dmesg "kernel reports in the log"
-	fi
-}
-
-# the RDMA device of this guest on peer0
-rdma_up() {
-	case "$stack" in
-	irdma) modprobe irdma_sim && rdma link add irdma0 type irdma_sim netdev peer0 ;;
-	siw) modprobe siw && rdma link add siw0 type siw netdev peer0 ;;
-	*) return 1 ;;
-	esac
-}
-
-rdma_down() {
-	case "$stack" in
-	irdma) rdma link delete irdma0 && modprobe -r irdma_sim irdma ;;
-	siw) rdma link delete siw0 && modprobe -r siw ;;
-	esac
-}
+# shellcheck source=tools/tests/ulp/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 # ------------------------------------------------------------- target ---
 
@@ -70,7 +36,7 @@ port_add() {
 	mkdir -p "$CFG/ports/1" &&
 		echo rdma >"$CFG/ports/1/addr_trtype" &&
 		echo ipv4 >"$CFG/ports/1/addr_adrfam" &&
-		echo "$T4" >"$CFG/ports/1/addr_traddr" &&
+		echo "$SRV4" >"$CFG/ports/1/addr_traddr" &&
 		echo 4420 >"$CFG/ports/1/addr_trsvcid" &&
 		ln -s "$CFG/subsystems/$NQN" "$CFG/ports/1/subsystems/$NQN"
 }
@@ -79,7 +45,7 @@ port_remove() {
 	rm -f "$CFG/ports/1/subsystems/$NQN" && rmdir "$CFG/ports/1"
 }
 
-target_setup() {
+server_setup() {
 	# configfs is a module in Debian's kernel: the VM's init cannot mount it
 	modprobe configfs &&
 		{ mountpoint -q /sys/kernel/config ||
@@ -101,79 +67,29 @@ target_teardown() {
 	modprobe -r nvmet-rdma nvmet 2>/dev/null
 }
 
-# serve the host's commands, one a connection: a line in, "ok"/"err" out
-target_serve() {
-	python3 -u - "$CTL_PORT" <<'PY'
-import socket, subprocess, sys
-s = socket.socket()
-s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(('0.0.0.0', int(sys.argv[1])))
-s.listen(1)
-s.settimeout(900)
-while True:
-    try:
-        c, _ = s.accept()
-    except socket.timeout:
-        print('CTL timeout')
-        break
-    cmd = c.makefile().readline().strip()
-    if cmd.startswith('done'):
-        c.sendall(b'ok\n')
-        c.close()
-        print('CTL ' + cmd)
-        break
-    rc = subprocess.call(['bash', '-c', 'ctl_' + cmd.replace('-', '_')])
-    c.sendall(b'ok\n' if rc == 0 else b'err\n')
-    c.close()
-    print('CTL %s -> %d' % (cmd, rc))
-PY
-}
-
 target_main() {
-	if ! rdma_up; then
-		fail rdma "cannot bring up $stack on peer0"
-		return 1
-	fi
-	if target_setup; then
-		pass setup
-	else
-		fail setup "nvmet configuration failed"
-		return 1
-	fi
-	# what the host may ask for (run by the server in a child bash)
-	export -f port_add port_remove rdma_up rdma_down target_setup target_teardown
-	export CFG NQN T4 stack
-	ctl_ping() { :; }
+	ulp_server_start "nvmet configuration failed" || return 1
+	# what the host may ask for (run by ulp_server_run)
+	# shellcheck disable=SC2317
 	ctl_remove_port() { port_remove; }
+	# shellcheck disable=SC2317
 	ctl_add_port() { port_add; }
 	# the device goes with nvmet's queues on it, then comes back
+	# shellcheck disable=SC2317
 	ctl_link_delete() { rdma_down; }
+	# shellcheck disable=SC2317
 	ctl_link_add() {
 		rdma_up && { port_remove 2>/dev/null; port_add; }
 	}
-	export -f ctl_ping ctl_remove_port ctl_add_port ctl_link_delete ctl_link_add
-	target_serve >/tmp/ctl.log
-	sed "s|^|# $P: |" /tmp/ctl.log
-	# the host failed somewhere: show this side's kernel log too
-	grep -q '^CTL done-failed' /tmp/ctl.log && failed=1
+	# the actions run in a child bash
+	export CFG NQN
+	ulp_server_run
 	target_teardown
-	rdma_down
+	ulp_unload
 	dmesg_check
 }
 
 # --------------------------------------------------------------- host ---
-
-ctl() {
-	local reply
-	reply=$(timeout 60 python3 - "$1" "$T4" "$CTL_PORT" 2>/dev/null <<'PY'
-import socket, sys
-c = socket.create_connection((sys.argv[2], int(sys.argv[3])), timeout=55)
-c.sendall((sys.argv[1] + '\n').encode())
-print(c.makefile().readline().strip())
-PY
-)
-	[ "$reply" = ok ]
-}
 
 # the namespace's block device (not a per-path node nvmeXcYnZ), or nothing
 nvme_dev() {
@@ -188,7 +104,7 @@ nvme_dev() {
 }
 
 connect() {
-	nvme connect -t rdma -a "$T4" -s 4420 -n "$NQN" \
+	nvme connect -t rdma -a "$SRV4" -s 4420 -n "$NQN" \
 		--reconnect-delay=1 --ctrl-loss-tmo=30 >/dev/null 2>&1 || return 1
 	local i
 	for i in $(seq 100); do
@@ -221,19 +137,12 @@ host_main() {
 		fail rdma "cannot bring up $stack on peer0, or nvme-rdma"
 		return 1
 	fi
-	for i in $(seq 120); do
-		ctl ping && break
-		sleep 1
-	done
-	if ! ctl ping; then
-		fail target "the target does not answer"
-		return 1
-	fi
+	ulp_wait_server || return 1
 	if connect; then
 		pass connect
 	else
 		fail connect "nvme connect -t rdma failed"
-		ctl done-failed
+		ulp_client_end
 		dmesg_check
 		return 1
 	fi
@@ -310,18 +219,9 @@ host_main() {
 	else
 		fail reconnect-after-reload "no connection after the target reloaded"
 	fi
-	if [ "$failed" = 0 ]; then ctl "done"; else ctl done-failed; fi
-	modprobe -r nvme-rdma 2>/dev/null
-	if rdma_down; then
-		pass unload
-	else
-		fail unload "cannot delete the device or unload $stack"
-	fi
+	ulp_client_end
+	ulp_unload nvme-rdma
 	dmesg_check
 }
 
-case "$role" in
-target) target_main ;;
-host) host_main "${3:-64}" "${4:-20}" ;;
-*) echo "usage: $0 target|host STACK [MB CYCLES]" >&2; exit 2 ;;
-esac
+ulp_main target_main host_main "$@"
