@@ -588,8 +588,9 @@ err_free_id:
  * iWARP: INIT and RTR are accepted (repeatedly) before the connection;
  * RTS comes only from the CM; SQD closes the connection gracefully; ERR
  * resets it and flushes the queues (again, on request, if already there).
- * Access flags may change until the connection is offloaded; a change
- * after that is refused with -EOPNOTSUPP.
+ * A kernel QP's access flags may change until the connection is
+ * offloaded (a change after that is refused with -EOPNOTSUPP); a user QP's
+ * only add rights, for librdmacm's sake.
  *
  * Return: 0 or a negative errno.
  */
@@ -623,6 +624,19 @@ int irdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		bool wr = attr->qp_access_flags &
 			  (IB_ACCESS_REMOTE_WRITE | IB_ACCESS_LOCAL_WRITE);
 
+		/*
+		 * librdmacm moves the active side's QP to INIT with no
+		 * access flags (rdma_cm has no iWARP connection to ask yet)
+		 * and never sets them again, while its users expect RDMA
+		 * Reads and Writes to reach the QP: a user QP's flags only
+		 * add rights (it has them all from creation).  Kernel
+		 * rdma_cm sets them again when it connects, so a kernel
+		 * QP's are taken as they are.
+		 */
+		if (!iwqp->k) {
+			rd |= iwqp->rd_en;
+			wr |= iwqp->wr_en;
+		}
 		if (test_bit(IRDMA_QP_OFFLOADED, &iwqp->flags) &&
 		    (rd != iwqp->rd_en || wr != iwqp->wr_en)) {
 			ret = -EOPNOTSUPP;
