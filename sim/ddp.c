@@ -78,6 +78,7 @@ void irdma_sim_iw_free_bufs(struct irdma_sim_iw *iw)
  * @mr: registered MR
  * @off: byte offset from the MR's first byte
  * @chunk: in: bytes wanted; out: bytes usable at the address (same page)
+ * @to_mem: the model writes there (else it only reads)
  *
  * Context: sim->lock held.
  * Return: the address, or NULL when the memory is not RAM or the PBL
@@ -85,7 +86,7 @@ void irdma_sim_iw_free_bufs(struct irdma_sim_iw *iw)
  */
 static u8 *irdma_sim_iw_mr_page(struct irdma_sim *sim,
 				const struct irdma_sim_mr *mr, u64 off,
-				u32 *chunk)
+				u32 *chunk, bool to_mem)
 {
 	u64 pgsz = (u64)IRDMA_HW_PAGE_SIZE << (9 * mr->page_size);
 	u64 pa, pos;
@@ -103,7 +104,8 @@ static u8 *irdma_sim_iw_mr_page(struct irdma_sim *sim,
 	}
 	n = IRDMA_HW_PAGE_SIZE - (pa & (IRDMA_HW_PAGE_SIZE - 1));
 	*chunk = min(*chunk, n);
-	return irdma_sim_dma_va(sim, pa, *chunk);
+	return to_mem ? irdma_sim_dma_va(sim, pa, *chunk) :
+			irdma_sim_dma_src_va(sim, pa, *chunk);
 }
 
 /**
@@ -195,11 +197,13 @@ int irdma_sim_iw_mem(struct irdma_sim_iw *iw, u32 stag, u64 to, void *buf,
 	while (done < len) {
 		chunk = len - done;
 		if (mr) {
-			va = irdma_sim_iw_mr_page(sim, mr, off + done, &chunk);
+			va = irdma_sim_iw_mr_page(sim, mr, off + done, &chunk,
+						  to_mem);
 		} else {
 			chunk = min_t(u32, chunk, IRDMA_HW_PAGE_SIZE -
 				      ((to + done) & (IRDMA_HW_PAGE_SIZE - 1)));
-			va = irdma_sim_dma_va(sim, to + done, chunk);
+			va = to_mem ? irdma_sim_dma_va(sim, to + done, chunk) :
+				      irdma_sim_dma_src_va(sim, to + done, chunk);
 		}
 		if (!va) {
 			ret = -EFAULT;

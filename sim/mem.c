@@ -26,15 +26,22 @@
 #define IRDMA_SIM_PBLES_PER_LEAF	512
 
 /**
- * irdma_sim_dma_va() - kernel address of a driver DMA buffer
+ * irdma_sim_dma_map() - kernel address of a driver DMA buffer
  * @sim: instance (its bus device translates bus addresses)
  * @addr: bus address given by the driver
  * @len: bytes the model will access
+ * @read_only: the model only reads the bytes
+ *
+ * Reserved pages are refused, except the shared zero page as a source: it
+ * belongs to the kernel image, yet the block layer sends it as data (a
+ * disk without Write Zeroes is zeroed with bios of ZERO_PAGE(0)), and an
+ * adapter reads it like any page.
  *
  * Return: the kernel virtual address of @addr, or NULL when any page of
  * [@addr, @addr + @len) is not online RAM in the direct map.
  */
-void *irdma_sim_dma_va(struct irdma_sim *sim, u64 addr, size_t len)
+static void *irdma_sim_dma_map(struct irdma_sim *sim, u64 addr, size_t len,
+			       bool read_only)
 {
 	phys_addr_t phys, last;
 	unsigned long pfn;
@@ -48,10 +55,42 @@ void *irdma_sim_dma_va(struct irdma_sim *sim, u64 addr, size_t len)
 		return NULL;
 	for (pfn = PHYS_PFN(phys); pfn <= PHYS_PFN(last); pfn++) {
 		page = pfn_to_online_page(pfn);
-		if (!page || PageReserved(page) || PageHighMem(page))
+		if (!page || PageHighMem(page))
+			return NULL;
+		if (PageReserved(page) && !(read_only && is_zero_pfn(pfn)))
 			return NULL;
 	}
 	return phys_to_virt(phys);
+}
+
+/**
+ * irdma_sim_dma_va() - kernel address of a driver DMA buffer the model
+ * writes (or reads and writes)
+ * @sim: instance
+ * @addr: bus address given by the driver
+ * @len: bytes the model will access
+ *
+ * Return: the kernel virtual address of @addr, or NULL (see
+ * irdma_sim_dma_map()).
+ */
+void *irdma_sim_dma_va(struct irdma_sim *sim, u64 addr, size_t len)
+{
+	return irdma_sim_dma_map(sim, addr, len, false);
+}
+
+/**
+ * irdma_sim_dma_src_va() - kernel address of a buffer the model only reads
+ * (the data of a Send, a Write or a Read Response)
+ * @sim: instance
+ * @addr: bus address given by the driver
+ * @len: bytes the model will read
+ *
+ * Return: the kernel virtual address of @addr, or NULL (see
+ * irdma_sim_dma_map()).
+ */
+void *irdma_sim_dma_src_va(struct irdma_sim *sim, u64 addr, size_t len)
+{
+	return irdma_sim_dma_map(sim, addr, len, true);
 }
 
 /**

@@ -1008,6 +1008,7 @@ void irdma_sim_irq_dyn_ctl(struct irdma_sim *sim, u32 v, u32 val);
 
 /* mem.c */
 void *irdma_sim_dma_va(struct irdma_sim *sim, u64 addr, size_t len);
+void *irdma_sim_dma_src_va(struct irdma_sim *sim, u64 addr, size_t len);
 int irdma_sim_qmem_init(struct irdma_sim *sim, struct irdma_sim_qmem *q,
 			u64 pa, bool virt, u8 level, u32 first_pble,
 			size_t len, u32 align);
