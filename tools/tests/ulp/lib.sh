@@ -22,8 +22,12 @@ log() { echo "# $P: $*"; }
 
 dmesg_check() {
 	local bad l
-	# what the kernel said, for a failure's diagnosis
-	[ "$failed" = 0 ] || dmesg | tail -n 25 | sed "s|^|# $P: dmesg: |"
+	# what the kernel said, for a failure's diagnosis: the drivers' own
+	# messages, then the end of the log
+	if [ "$failed" != 0 ]; then
+		dmesg | grep -E 'irdma|siw|AE 0x' | tail -n 15 | sed "s|^|# $P: dmesg: |"
+		dmesg | tail -n 25 | sed "s|^|# $P: dmesg: |"
+	fi
 	bad=$(dmesg | grep -E 'WARNING:|BUG:|kernel BUG|Oops|INFO: task .* blocked|refcount_t:|possible circular locking|general protection' | head -5)
 	if [ -z "$bad" ]; then
 		pass dmesg

@@ -15,8 +15,7 @@
 # PAIR is SERVER-CLIENT with each of irdma or siw.  Without a pair: NVMe-oF
 # runs irdma-irdma, irdma-siw, siw-irdma and siw-siw (the reference for the
 # bandwidth), NFS runs an irdma server with an irdma and a siw client, iSER
-# runs irdma-irdma (only with ULP_ISER=1 for now: see below).  Default: all
-# of that.  ULP_MB (default 64) is the size
+# runs irdma-irdma.  Default: all of that.  ULP_MB (default 64) is the size
 # written and verified, ULP_CYCLES the disconnect/reconnect (mount, login)
 # cycles (default 20 for NVMe-oF, 5 for the others).
 # Prints the guests' PASS:/FAIL:/SKIP: lines and "# " diagnostics (the
@@ -35,15 +34,7 @@ for u in "$@"; do
 	*/*) jobs+=("$u") ;;
 	nvmeof) jobs+=(nvmeof/irdma-irdma nvmeof/irdma-siw nvmeof/siw-irdma nvmeof/siw-siw) ;;
 	nfs) jobs+=(nfs/irdma-irdma nfs/irdma-siw) ;;
-	iser)
-		# Not yet: login, logout and small I/O work, but a 512 KiB
-		# write (mkfs) ends with a QP fatal error on the initiator
-		if [ "${ULP_ISER:-0}" = 1 ]; then
-			jobs+=(iser/irdma-irdma)
-		else
-			echo "SKIP: iser/irdma-irdma: a 512 KiB write ends with a QP fatal error on the initiator (a known fault, not yet found); ULP_ISER=1 or 'run.sh iser/irdma-irdma' runs it"
-		fi
-		;;
+	iser) jobs+=(iser/irdma-irdma) ;;
 	*) jobs+=("$u/irdma-irdma") ;;
 	esac
 done
