@@ -358,7 +358,8 @@ void irdma_ubuf_put(struct irdma_ucontext *ucontext, struct irdma_ubuf *ubuf)
  * @udata: libirdma's struct irdma_mem_reg_req
  *
  * Type MEM makes a region with an STag; types QP and CQ pin a ring buffer
- * for a following create_qp/create_cq (see libirdma-abi-facts.md §3).
+ * for a following create_qp/create_cq (libirdma registers each ring this
+ * way just before it creates the QP or CQ).
  *
  * Return: the region or an ERR_PTR().
  */

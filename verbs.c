@@ -2,7 +2,7 @@
 /*
  * irdma - the ib_device: registration with ib_core, device and port
  * queries, and the user-space ABI of Debian's stock libirdma (rdma-core
- * 44: uverbs ABI 5, hw_rev GEN_2, see shared/ref/libirdma-abi-facts.md).
+ * 44: uverbs ABI 5, hw_rev GEN_2; Documentation/irdma.rst, "User space").
  */
 #include <linux/etherdevice.h>
 #include <net/addrconf.h>

@@ -2,10 +2,10 @@
 /*
  * irdma_sim - the TCP offload: the connection the driver's CM made over
  * the ILQ continues on a kernel TCP socket restored with TCP_REPAIR in the
- * netdev's namespace (shared/ref/tcp-handoff-notes.md).
+ * netdev's namespace.
  *
  * The handoff runs in the QP's work item (a kworker has CAP_NET_ADMIN),
- * in the order the notes found to work: TCP_REPAIR on; the send and
+ * in an order that works (others fail): TCP_REPAIR on; the send and
  * receive queue sequence numbers (snd_nxt and rcv_nxt of the context:
  * the CM's bytes are all acknowledged and the passive side's MPA reply is
  * not sent yet - it goes out as the LSMM); bind and connect, which in
