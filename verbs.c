@@ -109,7 +109,8 @@ static int irdma_query_device(struct ib_device *ibdev,
 	props->max_cq = rf->max_cq - IRDMA_FIRST_USER_CQ_ID;
 	props->max_cqe = IRDMA_GEN2_MAX_CQ_SIZE;
 	props->max_mr = rf->max_mr - 1;
-	props->max_mw = rf->max_mr - 1;
+	/* no memory windows (no alloc_mw): advertise none */
+	props->max_mw = 0;
 	props->max_pd = rf->max_pd - IRDMA_FIRST_USER_PD_ID;
 	props->max_qp_rd_atom = irdma_max_ird(rf);
 	props->max_qp_init_rd_atom = irdma_max_ord(rf);
