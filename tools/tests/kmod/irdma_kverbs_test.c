@@ -29,6 +29,8 @@
  *      before and the Sends posted after complete with flush errors in order;
  *   7. two ib_cq_pool_get() requests for 8 entries share one CQ (the pool
  *      packs by the CQ's reported size).
+ * With cq_overflow=1 the client's CQ (4 entries) gets 16 signaled Writes
+ * and is never polled: one IB_EVENT_CQ_ERR, not one per lost completion.
  * With deny_write=1 the client's QP allows remote reads only: the server's
  * RDMA WRITE must end the connection (its READ and Send fail) and leave the
  * client's region as it was; steps 3 to 7 are skipped.
@@ -61,6 +63,9 @@ MODULE_PARM_DESC(client_pid, "a process in the client's network namespace (0: in
 static uint size = 65536;
 module_param(size, uint, 0444);
 MODULE_PARM_DESC(size, "bytes sent, written and read (multiple of 2 pages)");
+static bool cq_overflow;
+module_param(cq_overflow, bool, 0444);
+MODULE_PARM_DESC(cq_overflow, "the client's CQ holds fewer completions than its Writes make: the overflow is reported once");
 static bool deny_write;
 module_param(deny_write, bool, 0444);
 MODULE_PARM_DESC(deny_write, "the client's QP refuses remote writes: the server's RDMA WRITE must end the connection and change nothing");
@@ -83,6 +88,8 @@ struct kv_side {
 	struct ib_pd *pd;
 	struct ib_cq *cq;
 	struct ib_qp *qp;	/* the connection's QP */
+	bool cq_created;	/* by ib_create_cq() (cq_overflow) */
+	atomic_t cq_errors;	/* IB_EVENT_CQ_ERR seen */
 	struct ib_mr *mr;	/* fast-registered (client) */
 	void *buf;		/* header + payload */
 	size_t buf_len;
@@ -182,6 +189,46 @@ static int kv_post_recv(struct kv_side *s, u64 wr_id)
 	return ib_post_recv(s->qp, &wr, NULL);
 }
 
+/* an asynchronous event of a CQ made by ib_create_cq() */
+static void kv_cq_event(struct ib_event *ev, void *ctx)
+{
+	struct kv_side *s = ctx;
+
+	if (ev->event == IB_EVENT_CQ_ERR)
+		atomic_inc(&s->cq_errors);
+}
+
+/*
+ * cq_overflow: the client posts 16 signaled zero-length RDMA Writes and
+ * does not poll; its CQ holds fewer.  The adapter must report the overflow
+ * once (one IB_EVENT_CQ_ERR), not once per lost completion.
+ */
+static int kv_cq_overflow(void)
+{
+	struct kv_side *c = &kv_cli;
+	struct ib_rdma_wr wr = {};
+	int i, ret, n;
+
+	wr.wr.opcode = IB_WR_RDMA_WRITE;
+	wr.wr.send_flags = IB_SEND_SIGNALED;
+	for (i = 0; i < 16; i++) {
+		wr.wr.wr_id = 500 + i;
+		ret = ib_post_send(c->qp, &wr.wr, NULL);
+		if (ret) {
+			kv_fail("client: post Write %d: %d", i, ret);
+			return ret;
+		}
+	}
+	msleep(3000);
+	n = atomic_read(&c->cq_errors);
+	if (n != 1) {
+		kv_fail("client: %d CQ error events for one overflow", n);
+		return -EIO;
+	}
+	kv_ok("client: the CQ overflow was reported once");
+	return 0;
+}
+
 /* PD, CQ, QP and DMA-mapped buffers on @id's device */
 static int kv_setup(struct kv_side *s, struct rdma_cm_id *id)
 {
@@ -196,7 +243,15 @@ static int kv_setup(struct kv_side *s, struct rdma_cm_id *id)
 		s->pd = NULL;
 		return ret;
 	}
-	s->cq = ib_alloc_cq(dev, s, 64, 0, IB_POLL_DIRECT);
+	if (cq_overflow && s == &kv_cli) {
+		/* a CQ of 4 under an SQ of 16 (ib_create_cq: an event handler) */
+		struct ib_cq_init_attr ca = { .cqe = 4 };
+
+		s->cq = ib_create_cq(dev, NULL, kv_cq_event, s, &ca);
+		s->cq_created = true;
+	} else {
+		s->cq = ib_alloc_cq(dev, s, 64, 0, IB_POLL_DIRECT);
+	}
 	if (IS_ERR(s->cq)) {
 		ret = PTR_ERR(s->cq);
 		s->cq = NULL;
@@ -274,7 +329,9 @@ static void kv_teardown(struct kv_side *s)
 	if (dev && s->rdma)
 		ib_dma_unmap_single(dev, s->rdma, kv_rbuf_len(),
 				    DMA_BIDIRECTIONAL);
-	if (s->cq)
+	if (s->cq && s->cq_created)
+		ib_destroy_cq(s->cq);
+	else if (s->cq)
 		ib_free_cq(s->cq);
 	if (s->pd)
 		ib_dealloc_pd(s->pd);
@@ -894,6 +951,11 @@ static int __init kv_init(void)
 		goto out;
 	}
 	ret = kv_client_connect(cnet, &dst);
+	if (cq_overflow) {
+		if (!ret)
+			ret = kv_cq_overflow();
+		goto out;
+	}
 	if (!ret)
 		ret = kv_client_register_and_send();
 	if (!ret)

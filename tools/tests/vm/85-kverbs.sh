@@ -13,8 +13,9 @@
 # netns kb (siw0, later irdma1), and gives the module the pid of a process
 # in kb.  Cases: irdma0 as client of siw0 and as its server, IPv4 and
 # IPv6; irdma0 <-> irdma1 both ways; irdma0's QP with remote writes off
-# (deny_write=1) against siw0 and irdma1.  Then the modules unload and the
-# kernel log is clean.
+# (deny_write=1) against siw0 and irdma1; irdma0's CQ overflowing
+# (cq_overflow=1) against irdma1.  Then the modules unload and the kernel
+# log is clean.
 # shellcheck source=tools/tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 P=kverbs
@@ -92,6 +93,8 @@ if t_check "$P/link-delete-siw" ip netns exec kb rdma link delete siw0 &&
 	kv "$P/irdma-irdma-ipv4" "$B4" 7305 "$kb_pid" 0
 	kv "$P/irdma-irdma-rev-ipv4" "$A4" 7306 0 "$kb_pid"
 	KV_EXTRA=deny_write=1 kv "$P/irdma-irdma-deny-write" "$B4" 7308 "$kb_pid" 0
+	# irdma0's CQ overflows under 16 signaled Writes: reported once
+	KV_EXTRA=cq_overflow=1 kv "$P/irdma-irdma-cq-overflow" "$B4" 7309 "$kb_pid" 0
 	t_check "$P/link-delete-irdma1" ip netns exec kb rdma link delete irdma1
 fi
 
