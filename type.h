@@ -788,7 +788,7 @@ enum irdma_qp_flags {
  * @state_lock: serialises modify_qp, the offload and destroy
  * @k: kernel QP state, or NULL for a user QP
  * @flush_work: kernel QPs: tells the CQs' consumers about completions the
- *	driver makes for a flushed QP (irdma_kqp_flush_notify())
+ *	driver makes for a flushed QP (irdma_kqp_flush_work())
  */
 struct irdma_qp {
 	struct ib_qp ibqp;
