@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * irdma_sim - the control QP engine (facts sheet §2-§4).
+ * irdma_sim - the control QP engine.
  *
  * Bring-up handshake: the driver writes the host context address to
  * CCQPHIGH, then CCQPLOW; the second write creates the CQP at once (in the

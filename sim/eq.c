@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * irdma_sim - completion queues, completion event queues and the
- * asynchronous event queue (facts sheet §2.4-§2.5, §4.2-§4.6, §5).
+ * asynchronous event queue.
  *
  * CQE writer: a CQE is written at the CQ's tail, header word (QW3) last
  * after dma_wmb(), with the valid bit equal to the CQ's lap polarity (1 on
@@ -12,7 +12,7 @@
  * and an AE CQ_OPERATION_ERROR is posted, otherwise the oldest CQE is
  * overwritten as hardware would.
  *
- * CEQE generation.  The facts sheet leaves the exact meaning of the
+ * CEQE generation.  What is known of the adapter leaves the meaning of the
  * CEQE-mask bit open; the model implements one rule for every CQ: a CQ
  * produces a CEQE only while it is armed.  CQARM latches the request in
  * shadow area QW4: ARM_NEXT arms for the next CQE, ARM_NEXT_SE for the

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * irdma_sim - the function's private memory (FPM/HMC): QUERY_FPM_VAL,
- * COMMIT_FPM_VAL, UPDATE_PE_SDS, SHMC_PAGES_ALLOCATED (facts sheet §4.7-§4.9,
- * §7).
+ * COMMIT_FPM_VAL, UPDATE_PE_SDS, SHMC_PAGES_ALLOCATED.
  *
  * The model keeps its own object state in kernel memory, so HMC backing
  * pages matter to it only as the home of PBLEs and as a check that the

@@ -14,7 +14,7 @@
  * vector, and a new event fire it, before the CPU that delivered the
  * previous interrupt has left handle_irq_event().)
  *
- * Behaviour modelled (facts sheet §6):
+ * Behaviour modelled:
  * - GLINT_CEQCTL(c) and PFINT_AEQCTL route a cause (CEQ c, the AEQ) to the
  *   vector in MSIX_INDX when CAUSE_ENA is set.
  * - A cause becomes pending when the model writes an element to its queue.

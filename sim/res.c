@@ -2,7 +2,7 @@
 /*
  * irdma_sim - the function's other objects: QPs, STags, address handles,
  * the ARP cache, the APBVT, quad-hash steering entries, the work scheduler,
- * statistics instances, and the small commands (facts sheet §4.11-§4.24).
+ * statistics instances, and the small commands.
  *
  * The model records and validates these objects.  Steering received frames
  * by qhash entries (net.c), the data path of UDA QPs (uda.c) and the iWARP

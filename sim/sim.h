@@ -99,8 +99,8 @@
 /* L3 area of a GEN_2 UDA receive buffer: IPv4 header at 20, IPv6 at 0 */
 #define IRDMA_SIM_UDA_L3_AREA		IRDMA_ILQ_RX_TCP_OFFSET
 /*
- * CQE error code of a UDA WQE the model cannot execute: the facts sheet
- * names no UDA codes, so the model uses its CQP codes (major
+ * CQE error code of a UDA WQE the model cannot execute: no UDA codes are
+ * known, so the model uses its CQP codes (major
  * IRDMA_CQP_MAJOR_BAD_WQE, minor IRDMA_CQP_MINOR_* naming the reason)
  */
 #define IRDMA_SIM_UDA_ERR_MAJOR		IRDMA_CQP_MAJOR_BAD_WQE
@@ -109,7 +109,7 @@
 #define IRDMA_SIM_PUSH_QW3_IDX		GENMASK_ULL(9, 0)
 #define IRDMA_SIM_PUSH_QW3_FREE		BIT_ULL(62)
 
-/* QP host context words the model reads (256 bytes, see facts sheet) */
+/* QP host context words the model reads (256 bytes) */
 #define IRDMA_SIM_QPC_WORDS		32
 #define IRDMA_SIM_QPC_QW0_IPV4		BIT_ULL(3)
 #define IRDMA_SIM_QPC_QW3		3

@@ -2,7 +2,7 @@
 /*
  * irdma_sim - the data path of UDA queue pairs: the ILQ (QP 1), through
  * which the driver's connection manager receives and sends TCP segments
- * before a connection is offloaded (facts sheet §4.2-§4.9).
+ * before a connection is offloaded.
  *
  * Rings.  CREATE_QP of a UDA QP maps its SQ and RQ (host context words 1
  * and 2, physically contiguous, sizes from word 3 as log2(quanta) - 2)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * irdma_sim_check - a stand-in driver that checks the model against the
- * facts sheets and against a buggy driver.
+ * adapter's documented behaviour and against a buggy driver.
  *
  * It binds to "irdma_sim.iwarp" like irdma does (irdma must not be
  * loaded).  Its probe drives the registers and the control QP directly:
