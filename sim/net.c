@@ -4,8 +4,9 @@
  *
  * Receive steering.  Until a QP takes its connection over (tcp.c), an
  * rx_handler on the netdev plays the adapter's qhash steering.  A frame
- * addressed to the netdev's MAC that carries an IPv4 or IPv6 TCP segment (not a fragment, no IPv6 extension header) is
- * looked up in the qhash table: first a TCP_ESTABLISHED entry by 4-tuple,
+ * addressed to the netdev's MAC that carries an IPv4 or IPv6 TCP segment
+ * (not a fragment, no IPv6 extension header) is looked up in the qhash
+ * table: first a TCP_ESTABLISHED entry by 4-tuple,
  * then, for a SYN without ACK or RST, a TCP_SYN (listener) entry by local
  * address and port.  Entries match the frame's VLAN: an entry with a VLAN
  * id matches frames tagged with that id, one without matches untagged
