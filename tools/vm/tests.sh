@@ -174,7 +174,11 @@ build_progs() {
 	for c in "$repo"/tools/tests/progs/*.c; do
 		[ -f "$c" ] || continue
 		bin=$out/$(basename "$c" .c)
-		[ "$bin" -nt "$c" ] && continue
+		# rebuilt when the program or a shared header changed
+		if [ "$bin" -nt "$c" ] &&
+			! find "$repo"/tools/tests/progs -maxdepth 1 -name '*.h' -newer "$bin" | grep -q .; then
+			continue
+		fi
 		if ! gcc -O2 -g -Wall -Wextra -o "$bin" "$c" -libverbs -lrdmacm 2>"$out/.err"; then
 			sed 's/^/# /' "$out/.err"
 			echo "FAIL: vm/progs: $(basename "$c") does not compile"

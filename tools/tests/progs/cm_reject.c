@@ -27,64 +27,8 @@
 
 #include <rdma/rdma_cma.h>
 
-static int timeout_s = 10;
-
-/* wait for the next CM event on @ch; NULL on timeout or error */
-static struct rdma_cm_event *next_event(struct rdma_event_channel *ch)
-{
-	struct pollfd pfd = { .fd = ch->fd, .events = POLLIN };
-	struct rdma_cm_event *ev;
-	int n;
-
-	n = poll(&pfd, 1, timeout_s * 1000);
-	if (n <= 0) {
-		fprintf(stderr, "cm_reject: no CM event within %d s\n",
-			timeout_s);
-		return NULL;
-	}
-	if (rdma_get_cm_event(ch, &ev)) {
-		perror("cm_reject: rdma_get_cm_event");
-		return NULL;
-	}
-	return ev;
-}
-
-/* wait for an event of type @want; acked and freed unless @keep */
-static int expect_event(struct rdma_event_channel *ch,
-			enum rdma_cm_event_type want,
-			struct rdma_cm_event **keep)
-{
-	struct rdma_cm_event *ev = next_event(ch);
-
-	if (!ev)
-		return -1;
-	if (ev->event != want) {
-		fprintf(stderr, "cm_reject: got %s (status %d), want %s\n",
-			rdma_event_str(ev->event), ev->status,
-			rdma_event_str(want));
-		rdma_ack_cm_event(ev);
-		return -1;
-	}
-	if (keep)
-		*keep = ev;
-	else
-		rdma_ack_cm_event(ev);
-	return 0;
-}
-
-static int resolve(const char *addr, const char *port, struct addrinfo **res)
-{
-	struct addrinfo hints = {
-		.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV,
-		.ai_socktype = SOCK_STREAM,
-	};
-	int err = getaddrinfo(addr, port, &hints, res);
-
-	if (err)
-		fprintf(stderr, "cm_reject: %s:%s: %s\n", addr, port,
-			gai_strerror(err));
-	return err ? -1 : 0;
-}
+#define PROG "cm_reject"
+#include "cm_util.h"
 
 /* print private data as text (it is text in this test) */
 static void print_pdata(const char *what, const void *p, int len)

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rdma_cm helpers of the test programs (cm_loop, cm_reject): waiting for
+ * an event with a timeout, and numeric address resolution.  Include after
+ * <rdma/rdma_cma.h>, <poll.h>, <netdb.h> and <stdio.h>, with PROG defined
+ * as the program's name (the prefix of its messages).
+ */
+#ifndef IRDMA_TEST_CM_UTIL_H
+#define IRDMA_TEST_CM_UTIL_H
+
+/* seconds an event (or an address or route resolution) may take */
+static int timeout_s = 10;
+
+/* wait for the next CM event on @ch; NULL on timeout or error */
+static struct rdma_cm_event *next_event(struct rdma_event_channel *ch)
+{
+	struct pollfd pfd = { .fd = ch->fd, .events = POLLIN };
+	struct rdma_cm_event *ev;
+	int n;
+
+	n = poll(&pfd, 1, timeout_s * 1000);
+	if (n <= 0) {
+		fprintf(stderr, PROG ": no CM event within %d s\n",
+			timeout_s);
+		return NULL;
+	}
+	if (rdma_get_cm_event(ch, &ev)) {
+		perror(PROG ": rdma_get_cm_event");
+		return NULL;
+	}
+	return ev;
+}
+
+/* wait for an event of type @want; acked unless @keep */
+static int expect_event(struct rdma_event_channel *ch,
+			enum rdma_cm_event_type want,
+			struct rdma_cm_event **keep)
+{
+	struct rdma_cm_event *ev = next_event(ch);
+
+	if (!ev)
+		return -1;
+	if (ev->event != want) {
+		fprintf(stderr, PROG ": got %s (status %d), want %s\n",
+			rdma_event_str(ev->event), ev->status,
+			rdma_event_str(want));
+		rdma_ack_cm_event(ev);
+		return -1;
+	}
+	if (keep)
+		*keep = ev;
+	else
+		rdma_ack_cm_event(ev);
+	return 0;
+}
+
+static int resolve(const char *addr, const char *port, struct addrinfo **res)
+{
+	struct addrinfo hints = {
+		.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV,
+		.ai_socktype = SOCK_STREAM,
+	};
+	int err = getaddrinfo(addr, port, &hints, res);
+
+	if (err)
+		fprintf(stderr, PROG ": %s:%s: %s\n", addr, port,
+			gai_strerror(err));
+	return err ? -1 : 0;
+}
+
+#endif /* IRDMA_TEST_CM_UTIL_H */
