@@ -1088,6 +1088,7 @@ static void irdma_sim_iw_work(struct work_struct *work)
 				iw->phase = IRDMA_SIM_IW_RUN;
 				spin_unlock_irqrestore(&sim->lock, flags);
 				irdma_sim_iw_replay(iw);
+				WRITE_ONCE(sim->poll_kick, true);
 				wake_up(&sim->poll_wq);
 			}
 			progress = true;
@@ -1505,9 +1506,16 @@ static int irdma_sim_iw_poller(void *arg)
 		if (irdma_sim_iw_poll_scan(sim, &any))
 			last = ktime_get_ns();
 		if (!any) {
+			/*
+			 * Until a QP starts running: the wake-up must end the
+			 * wait, or a new QP's first doorbell waits for the
+			 * timeout.
+			 */
 			wait_event_interruptible_timeout(sim->poll_wq,
-							 kthread_should_stop(),
+							 kthread_should_stop() ||
+							 READ_ONCE(sim->poll_kick),
 							 HZ);
+			WRITE_ONCE(sim->poll_kick, false);
 			continue;
 		}
 		last = max(last, READ_ONCE(sim->iw_active_ns));

@@ -892,6 +892,7 @@ enum irdma_sim_state {
  *	changes, RCU for the rx_handler)
  * @poller: the user doorbell poller thread
  * @poll_wq: where the poller sleeps while no QP runs
+ * @poll_kick: a QP started running: the sleeping poller must scan now
  * @iw_active_ns: when an engine last made progress (keeps the poller in
  *	its fast mode while traffic flows)
  * @ddir: debugfs directory
@@ -949,6 +950,7 @@ struct irdma_sim {
 	DECLARE_HASHTABLE(iw_quads, 6);
 	struct task_struct *poller;
 	wait_queue_head_t poll_wq;
+	bool poll_kick;
 	u64 iw_active_ns;
 	struct dentry *ddir;
 	struct irdma_sim_knobs knobs;
