@@ -18,17 +18,7 @@
 #include <unistd.h>
 #include <infiniband/verbs.h>
 
-static int failures;
-
-#define CHECK(cond, ...) do {						\
-	if (cond) {							\
-		printf("ok:   " __VA_ARGS__);				\
-	} else {							\
-		printf("FAIL: " __VA_ARGS__);				\
-		failures++;						\
-	}								\
-	putchar('\n');							\
-} while (0)
+#include "check_util.h"
 
 static int round_trip(struct ibv_context *ctx, size_t bytes)
 {
@@ -149,7 +139,7 @@ int main(int argc, char **argv)
 	if (ctx)
 		CHECK(!ibv_close_device(ctx), "close");
 	ibv_free_device_list(list);
-	if (!failures)
+	if (!check_failures)
 		printf("ALL OK\n");
-	return failures ? 1 : 0;
+	return check_failures ? 1 : 0;
 }
