@@ -7,16 +7,26 @@
 # steps (INIT and RTR accepted, RTS refused without the CM), ERR with
 # flush, UD refused; 20 rounds, with sizes that need page lists; then the
 # device goes away and nothing is left (module references, slab, dmesg).
+# In between, progs/ring_reg.c sends the ring registrations libirdma makes
+# before CREATE_QP/CREATE_CQ as raw uverbs commands: QP and CQ rings in a
+# read-only mapping are refused with EFAULT whatever access they name (the
+# adapter writes them), writable ones with no access flag are accepted;
+# then for RACE_SECONDS (default 10) one thread deregisters a QP ring while
+# another creates a QP on it, and every round must have exactly one winner
+# (DEREG_MR, or CREATE_QP with DEREG_MR refused EBUSY).  The VM poisons
+# freed slab and pages (tools/vm/tests.sh), so a QP left on a freed ring
+# also shows in dmesg.
 # timeout: 300
 # shellcheck source=tools/tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 P=verbs
 PROG=$T_PROGS/verbs_objects
+RING=$T_PROGS/ring_reg
 
 t_require "$P/tools" rdma || t_exit
 t_need_ours "$P" irdma_sim irdma
-if [ ! -x "$PROG" ]; then
-	t_fail "$P/prog" "$PROG not built"
+if [ ! -x "$PROG" ] || [ ! -x "$RING" ]; then
+	t_fail "$P/prog" "$PROG or $RING not built"
 	t_exit
 fi
 if ! t_hosts_up; then
@@ -50,6 +60,14 @@ if [ "$rc" -eq 0 ] && grep -q '^ALL OK' <<<"$out"; then
 	t_pass "$P/objects-20-rounds"
 else
 	t_fail "$P/objects-20-rounds" "verbs_objects exited $rc"
+fi
+out=$(timeout 120 "$RING" -d irdma0 -t "${RACE_SECONDS:-10}" 2>&1)
+rc=$?
+t_indent <<<"$out"
+if [ "$rc" -eq 0 ] && grep -q '^ALL OK' <<<"$out"; then
+	t_pass "$P/ring-read-only-and-race"
+else
+	t_fail "$P/ring-read-only-and-race" "ring_reg exited $rc: $(grep -m1 '^FAIL' <<<"$out")"
 fi
 
 t_in "$T_NS_A" timeout 30 rdma link delete irdma0
