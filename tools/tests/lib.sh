@@ -208,7 +208,7 @@ t_in() {
 
 # --- kernel log --------------------------------------------------------
 
-T_DMESG_BAD='WARNING:|BUG:|Oops|KASAN|UBSAN|lockdep|unregister_netdevice: waiting for|possible circular locking|possible recursive locking|suspicious RCU usage|refcount_t|list_del corruption|list_add corruption|hung task|blocked for more than|general protection fault|stack-protector|Call Trace:|rcu.*stall|unreferenced object|Kernel panic'
+T_DMESG_BAD='WARNING:|BUG:|Oops|KASAN|UBSAN|lockdep|unregister_netdevice: waiting for|possible circular locking|possible recursive locking|suspicious RCU usage|refcount_t|list_del corruption|list_add corruption|hung task|blocked for more than|general protection fault|stack-protector|Call Trace:|rcu.*stall|unreferenced object|Kernel panic|BUG [^ :]+ \(|Poison overwritten|pagealloc: memory corruption'
 
 # t_dmesg_mark [LABEL]: put a unique marker into the kernel log
 t_dmesg_mark() {

@@ -20,8 +20,11 @@
 # the kernel test modules of tools/tests/kmod for the target kernel.
 #
 # The VM is booted with slab_nomerge, so named slab caches stay apart for
-# the slab accounting of tools/tests/lib.sh.  VMTEST_APPEND adds kernel
-# parameters (e.g. VMTEST_APPEND=slub_debug=FZPU).  VMTEST_DIR replaces
+# the slab accounting of tools/tests/lib.sh, and with slab and page
+# poisoning (slub_debug=FZP page_poison=1: the Debian kernel has no KASAN),
+# so a use after free reads poison and a write into freed memory is
+# reported at the object's next allocation.  VMTEST_APPEND adds kernel
+# parameters (e.g. VMTEST_APPEND=slub_debug=FZPU for allocation traces).  VMTEST_DIR replaces
 # tools/tests/vm (a directory the guest sees: not under /tmp).
 #
 # Inside the VM the same script runs with --guest (IRDMA_VM=1 is set by
@@ -246,7 +249,7 @@ host_main() {
 		echo "# vm-test: booting a VM for ${#todo[@]} script(s)"
 		fifo=$(mktemp -u /tmp/vm-tests.XXXXXX)
 		mkfifo "$fifo"
-		"$here/run.sh" --timeout "$total" --append "slab_nomerge ${VMTEST_APPEND:-}" -- \
+		"$here/run.sh" --timeout "$total" --append "slab_nomerge slub_debug=FZP page_poison=1 ${VMTEST_APPEND:-}" -- \
 			env override_timeout="${override_timeout:-}" VMTEST_DIR="$testdir" "$here/tests.sh" --guest "${todo[@]}" \
 			>"$fifo" 2>&1 &
 		vm_pid=$!
