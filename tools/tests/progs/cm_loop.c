@@ -18,6 +18,15 @@
  *	the server checks the client's 17.  Up to MAXFAIL connections
  *	(default 0) may fail cleanly (an error event instead of ESTABLISHED:
  *	REJECTED, CONNECT_ERROR, UNREACHABLE); each is reported.
+ *   cm_loop -c ... -O
+ *	as -c, but each connection's QP has a CQ of its own, asked for 4
+ *	entries: once ESTABLISHED the client posts 8 signaled zero-length
+ *	RDMA Writes more than the CQ holds, never polls, and destroys the QP
+ *	and the CQ 0 to 4 ms later (a sweep over the connections), while
+ *	the adapter may still be reporting the CQ's overflow; then it
+ *	disconnects.  The overflows reported (IBV_EVENT_CQ_ERR) before
+ *	their CQ's destroy are counted ("cm_loop: 37 CQ overflow events"):
+ *	ib_uverbs drops the events of a CQ it destroys.
  *
  * Every wait is bounded by SEC seconds (default 10).  The client prints
  * the number of connections and the rate at the end:
@@ -41,6 +50,7 @@
 #include "cm_util.h"
 
 static int with_pdata;
+static int overflow;
 static volatile sig_atomic_t stop;
 
 static void on_signal(int sig)
@@ -82,6 +92,8 @@ struct dev_res {
 	struct ibv_context *verbs;
 	struct ibv_pd *pd;
 	struct ibv_cq *cq;
+	struct ibv_cq *own_cq;	/* -O: this connection's CQ */
+	int cq_errors;		/* -O: IBV_EVENT_CQ_ERR seen */
 };
 
 static int make_qp(struct dev_res *r, struct rdma_cm_id *id)
@@ -109,11 +121,68 @@ static int make_qp(struct dev_res *r, struct rdma_cm_id *id)
 	}
 	qpa.send_cq = r->cq;
 	qpa.recv_cq = r->cq;
+	if (overflow) {
+		r->own_cq = ibv_create_cq(id->verbs, 4, NULL, NULL, 0);
+		if (!r->own_cq) {
+			perror("cm_loop: ibv_create_cq 4");
+			return -1;
+		}
+		qpa.send_cq = r->own_cq;
+		/* the provider may round the CQ up: 8 Writes more than it holds */
+		qpa.cap.max_send_wr = r->own_cq->cqe + 8;
+	}
 	if (rdma_create_qp(id, r->pd, &qpa)) {
 		perror("cm_loop: rdma_create_qp");
 		return -1;
 	}
 	return 0;
+}
+
+/* -O: the asynchronous events so far, without waiting */
+static void count_async(struct dev_res *r)
+{
+	struct ibv_async_event ev;
+	struct pollfd pfd = { .fd = r->verbs->async_fd, .events = POLLIN };
+
+	while (poll(&pfd, 1, 0) == 1 && !ibv_get_async_event(r->verbs, &ev)) {
+		if (ev.event_type == IBV_EVENT_CQ_ERR)
+			r->cq_errors++;
+		ibv_ack_async_event(&ev);
+	}
+}
+
+/*
+ * -O: overflow the connection's CQ with 8 signaled zero-length Writes more
+ * than it holds and destroy QP and CQ 0 to 4 ms later; 0 or -1
+ */
+static int overflow_and_destroy(struct dev_res *r, struct rdma_cm_id *id)
+{
+	static unsigned int round;
+	struct ibv_send_wr wr = {
+		.opcode = IBV_WR_RDMA_WRITE,
+		.send_flags = IBV_SEND_SIGNALED,
+	}, *bad;
+	int i, ret = 0;
+
+	for (i = 0; i < r->own_cq->cqe + 8 && !ret; i++) {
+		wr.wr_id = i;
+		ret = ibv_post_send(id->qp, &wr, &bad);
+	}
+	if (ret)
+		fprintf(stderr, "cm_loop: post Write %d: %s\n", i, strerror(ret));
+	if (!round)
+		printf("cm_loop: -O: CQs of %d entries, %d Writes\n",
+		       r->own_cq->cqe, i);
+	usleep(round++ % 17 * 250);
+	/* ib_uverbs drops the events of a CQ it destroys: count them now */
+	count_async(r);
+	rdma_destroy_qp(id);
+	if (ibv_destroy_cq(r->own_cq)) {
+		perror("cm_loop: ibv_destroy_cq");
+		ret = -1;
+	}
+	r->own_cq = NULL;
+	return ret ? -1 : 0;
 }
 
 static void free_res(struct dev_res *r)
@@ -297,6 +366,8 @@ static int client_one(struct rdma_event_channel *ch, struct dev_res *res,
 		goto out_destroy_qp;
 	}
 	rdma_ack_cm_event(ev);
+	if (overflow && overflow_and_destroy(res, id))
+		goto out_destroy_qp;
 	if (rdma_disconnect(id)) {
 		perror("cm_loop: rdma_disconnect");
 		goto out_destroy_qp;
@@ -305,7 +376,11 @@ static int client_one(struct rdma_event_channel *ch, struct dev_res *res,
 		goto out_destroy_qp;
 	ret = 0;
 out_destroy_qp:
-	rdma_destroy_qp(id);
+	if (id->qp)
+		rdma_destroy_qp(id);
+	if (res->own_cq)
+		ibv_destroy_cq(res->own_cq);
+	res->own_cq = NULL;
 	drain_cq(res);
 out_destroy:
 	rdma_destroy_id(id);
@@ -343,6 +418,12 @@ static int run_client(const char *addr, const char *port, int count,
 	printf("cm_loop: %d connections in %.1f s (%.1f/s), %d failed%s%s\n",
 	       i, s, s > 0 ? i / s : 0.0, failed, res.verbs ? " from " : "",
 	       res.verbs ? ibv_get_device_name(res.verbs->device) : "");
+	if (overflow) {
+		if (res.verbs)
+			count_async(&res);
+		printf("cm_loop: %d CQ overflow events\n", res.cq_errors);
+		fflush(stdout);
+	}
 	if (i == count)
 		ret = 0;
 	free_res(&res);
@@ -357,7 +438,7 @@ int main(int argc, char **argv)
 	const char *addr = NULL, *port = NULL;
 	int mode = 0, count = 1, maxfail = 0, c;
 
-	while ((c = getopt(argc, argv, "sca:p:n:f:Pt:")) != -1) {
+	while ((c = getopt(argc, argv, "sca:p:n:f:POt:")) != -1) {
 		switch (c) {
 		case 's':
 		case 'c':
@@ -378,6 +459,9 @@ int main(int argc, char **argv)
 		case 'P':
 			with_pdata = 1;
 			break;
+		case 'O':
+			overflow = 1;
+			break;
 		case 't':
 			timeout_s = atoi(optarg);
 			break;
@@ -389,7 +473,7 @@ int main(int argc, char **argv)
 	if (!mode || !addr || !port || count < 0 || (mode == 'c' && !count) ||
 	    maxfail < 0 || timeout_s < 1) {
 		fprintf(stderr,
-			"usage: cm_loop -s|-c -a ADDR -p PORT [-n COUNT] [-f MAXFAIL] [-P] [-t SEC]\n");
+			"usage: cm_loop -s|-c -a ADDR -p PORT [-n COUNT] [-f MAXFAIL] [-P] [-O] [-t SEC]\n");
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);

@@ -21,6 +21,10 @@
 # clients are the slow ones), 160 s of loops, 6 minutes for the whole
 # script with the VM's boot.
 #
+# Then 100 irdma<->irdma connections whose client overflows its CQ with
+# Writes and destroys QP and CQ at once, the overflow's asynchronous event
+# still in flight (the overflows must be reported, the kernel log clean).
+#
 # Every connect must succeed.  CM_LOOP_MAXFAIL (default 0) lets that many
 # connects of a run fail cleanly (the client gets REJECTED, the server's id
 # still ends in order), for chasing other faults by hand.
@@ -48,10 +52,11 @@ t_cm_ids_left() {
 	timeout 10 rdma res show cm_id 2>/dev/null | grep ":$1 " | grep -v 'state LISTEN'
 }
 
-# t_cm_loop NAME SERVER_NS CLIENT_NS ADDR PORT [-P]: N serial connections
+# t_cm_loop NAME SERVER_NS CLIENT_NS ADDR PORT [-P|""] [-O]: N serial
+# connections; -P goes to both ends, -O to the client
 t_cm_loop() {
-	local name=$1 sns=$2 cns=$3 addr=$4 port=$5 pd=${6:-} spid out rc=0 src=0
-	local srv=$work/$port.srv left
+	local name=$1 sns=$2 cns=$3 addr=$4 port=$5 pd=${6:-} co=${7:-} spid out
+	local rc=0 src=0 srv=$work/$port.srv left overflows
 	# shellcheck disable=SC2086 # $pd is empty or one flag
 	ip netns exec "$sns" timeout 300 "$LOOP" -s -a "$addr" -p "$port" -n 0 $pd >"$srv" 2>&1 &
 	spid=$!
@@ -63,13 +68,22 @@ t_cm_loop() {
 		return 1
 	fi
 	# shellcheck disable=SC2086
-	out=$(t_in "$cns" timeout 300 "$LOOP" -c -a "$addr" -p "$port" -n "$N" -f "$F" $pd 2>&1) || rc=$?
+	out=$(t_in "$cns" timeout 300 "$LOOP" -c -a "$addr" -p "$port" -n "$N" -f "$F" $pd $co 2>&1) || rc=$?
 	# every connection of the run ends on the server side too
 	t_wait 20 eval "[ -z \"\$(t_cm_ids_left $port)\" ]"
 	left=$(t_cm_ids_left "$port")
 	kill -TERM "$spid" 2>/dev/null
 	wait "$spid" || src=$?
 	t_log "$name: $(grep -m1 'connections in' <<<"$out")"
+	# -O: the overflows must have been reported, or no CQ met its event
+	overflows=$(sed -n 's/^cm_loop: \([0-9]*\) CQ overflow events$/\1/p' <<<"$out")
+	if [ -n "$co" ]; then
+		t_log "$name: ${overflows:-no} CQ overflow events"
+		if [ "${overflows:-0}" -eq 0 ] && [ "$rc" -eq 0 ]; then
+			t_log "$name: no overflow was reported: the race did not run"
+			rc=1
+		fi
+	fi
 	if [ "$rc" -eq 0 ] && [ "$src" = 0 ] && [ -z "$left" ]; then
 		t_pass "$name"
 		return 0
@@ -114,6 +128,9 @@ if t_check "$P/link-add-irdma1" t_in "$T_NS_B" rdma link add irdma1 type irdma_s
 	t_cm_loop "$P/irdma-irdma-ipv4-pdata" "$T_NS_B" "$T_NS_A" "$T_IP_B" 7322 -P
 	t_cm_loop "$P/irdma-irdma-ipv6-pdata" "$T_NS_A" "$T_NS_B" "$T_IP6_A" 7323 -P
 	t_cm_loop "$P/irdma-irdma-ipv6" "$T_NS_A" "$T_NS_B" "$T_IP6_A" 7324
+	# each client CQ overflows and is destroyed at once: the overflow's
+	# asynchronous event races the destroy (the VM poisons freed slab)
+	N=$((N < 100 ? N : 100)) t_cm_loop "$P/irdma-irdma-cq-overflow-destroy" "$T_NS_B" "$T_NS_A" "$T_IP_B" 7325 "" -O
 	t_check "$P/link-delete-irdma1" rdma link delete irdma1
 fi
 
