@@ -129,7 +129,12 @@ static int irdma_ice_probe(struct auxiliary_device *adev,
 	int ret;
 
 	if (!strcmp(id->name, "ice.roce")) {
-		dev_info(&adev->dev, "function is in RoCEv2 mode; irdma supports iWARP only\n");
+		const char *pci = pci_name(pf->pdev);
+
+		/* RoCEv2 is ice's default: say how to switch, once per probe */
+		dev_warn(&adev->dev,
+			 "function is in RoCEv2 mode (ice's default); this irdma serves iWARP only.  To switch: devlink dev param set pci/%s name enable_roce value false cmode runtime; devlink dev param set pci/%s name enable_iwarp value true cmode runtime\n",
+			 pci, pci);
 		return -EOPNOTSUPP;
 	}
 	if (!vsi || !vsi->netdev)
