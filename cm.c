@@ -3749,6 +3749,70 @@ static void irdma_disconnect_worker(struct irdma_cm_work *work)
 }
 
 /**
+ * irdma_cm_state_name() - the name of a connection node state
+ * @state: the state
+ *
+ * Return: its name as the tracepoints print it, "?" for no state.
+ */
+const char *irdma_cm_state_name(enum irdma_cm_state state)
+{
+	static const char * const names[] = {
+		[IRDMA_CM_STATE_IDLE] = "IDLE",
+		[IRDMA_CM_STATE_SYN_SENT] = "SYN_SENT",
+		[IRDMA_CM_STATE_SYN_RCVD] = "SYN_RCVD",
+		[IRDMA_CM_STATE_ESTABLISHED] = "ESTABLISHED",
+		[IRDMA_CM_STATE_MPAREQ_SENT] = "MPAREQ_SENT",
+		[IRDMA_CM_STATE_MPAREQ_RCVD] = "MPAREQ_RCVD",
+		[IRDMA_CM_STATE_OFFLOADED] = "OFFLOADED",
+		[IRDMA_CM_STATE_MPAREJ_RCVD] = "MPAREJ_RCVD",
+		[IRDMA_CM_STATE_FIN_WAIT1] = "FIN_WAIT1",
+		[IRDMA_CM_STATE_FIN_WAIT2] = "FIN_WAIT2",
+		[IRDMA_CM_STATE_CLOSE_WAIT] = "CLOSE_WAIT",
+		[IRDMA_CM_STATE_LAST_ACK] = "LAST_ACK",
+		[IRDMA_CM_STATE_CLOSING] = "CLOSING",
+		[IRDMA_CM_STATE_TIME_WAIT] = "TIME_WAIT",
+		[IRDMA_CM_STATE_CLOSED] = "CLOSED",
+	};
+
+	if ((unsigned int)state >= ARRAY_SIZE(names) || !names[state])
+		return "?";
+	return names[state];
+}
+
+/**
+ * irdma_cm_qp_res() - copy out a QP's connection for resource tracking
+ * @iwqp: QP (the caller holds it: a restrack reference)
+ * @res: filled in; zeroed first
+ *
+ * Context: process context; takes cm_core->mutex.
+ */
+void irdma_cm_qp_res(struct irdma_qp *iwqp, struct irdma_cm_qp_res *res)
+{
+	struct irdma_cm_core *cm_core = &iwqp->iwdev->cm_core;
+	struct irdma_cm_node *n;
+
+	memset(res, 0, sizeof(*res));
+	mutex_lock(&cm_core->mutex);
+	res->last_ae = irdma_qp_cm(iwqp)->last_ae;
+	res->ae_tcp_state = irdma_qp_cm(iwqp)->hw_tcp_state;
+	n = irdma_qp_cm(iwqp)->cm_node;
+	if (n) {
+		res->bound = true;
+		res->state = n->state;
+		res->active = n->active;
+		res->loopback = n->loopback;
+		res->offloaded = n->offloaded;
+		res->mpa_rev = n->mpa_rev;
+		res->ird = n->ird;
+		res->ord = n->ord;
+		res->rtr = n->rtr;
+		res->loc_port = n->loc_port;
+		res->rem_port = n->rem_port;
+	}
+	mutex_unlock(&cm_core->mutex);
+}
+
+/**
  * irdma_cm_disconn() - the hw layer reports a close, reset or error of a
  * QP the CM bound
  * @iwqp: QP (the caller holds a reference for the call)

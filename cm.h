@@ -1053,6 +1053,39 @@ struct irdma_qp_cm {
 	bool disconn_done;
 };
 
+/**
+ * struct irdma_cm_qp_res - a QP's connection as resource tracking shows it
+ * @bound: a connection node is bound to the QP (the fields below it are
+ *	valid only then)
+ * @last_ae: last close/reset AE the CM was told of, 0 if none
+ * @ae_tcp_state: TCP state that AE reported (enum irdma_tcp_state_hw)
+ * @state: the node's state
+ * @active: the QP's side connected; passive: it accepted
+ * @loopback: both ends on this device
+ * @offloaded: TCP is in the QP context
+ * @mpa_rev: MPA revision in use
+ * @ird: inbound RDMA Reads the QP takes
+ * @ord: outbound RDMA Reads the QP issues
+ * @rtr: ready-to-receive message negotiated
+ * @loc_port: local TCP port
+ * @rem_port: remote TCP port
+ */
+struct irdma_cm_qp_res {
+	bool bound;
+	u16 last_ae;
+	u8 ae_tcp_state;
+	enum irdma_cm_state state;
+	bool active;
+	bool loopback;
+	bool offloaded;
+	u8 mpa_rev;
+	u16 ird;
+	u16 ord;
+	enum irdma_rtr_type rtr;
+	u16 loc_port;
+	u16 rem_port;
+};
+
 /* the CM's interface to the rest of the driver (see the top of this file) */
 extern const struct irdma_cm_net_ops irdma_cm_kernel_net_ops;
 
@@ -1065,6 +1098,8 @@ void irdma_receive_ilq(struct irdma_cm_core *core,
 void irdma_cm_qp_established(struct irdma_qp *iwqp);
 void irdma_cm_disconn(struct irdma_qp *iwqp, u16 ae, u8 tcp_state);
 void irdma_cm_qp_destroy(struct irdma_qp *iwqp);
+void irdma_cm_qp_res(struct irdma_qp *iwqp, struct irdma_cm_qp_res *res);
+const char *irdma_cm_state_name(enum irdma_cm_state state);
 void irdma_if_notify(struct irdma_cm_core *core, struct net_device *netdev,
 		     const u32 *ipaddr, bool ipv4, bool ifup);
 

@@ -357,6 +357,11 @@ void irdma_frwqe_fill(struct irdma_qp *iwqp, const struct ib_reg_wr *wr,
 void irdma_cqp_alloc_stag_cmd(struct irdma_pci_f *rf, struct irdma_cqp_cmd *cmd,
 			      const struct irdma_mr *mr, u32 pd_id);
 
+/* restrack.c: "rdma resource show -dd" */
+int irdma_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp);
+int irdma_fill_res_cq_entry(struct sk_buff *msg, struct ib_cq *ibcq);
+int irdma_fill_res_mr_entry(struct sk_buff *msg, struct ib_mr *ibmr);
+
 /* post.c: the kernel data path */
 int irdma_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		    const struct ib_send_wr **bad_wr);

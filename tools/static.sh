@@ -151,7 +151,7 @@ if [ -f "$tree/.prepared" ]; then
 		pass intree
 	else
 		grep -E "$ours.*(error|warning):" "$out/intree" 2>/dev/null | head -20
-		grep -E '^make.*Error' "$out/intree" "$out/cfg" 2>/dev/null | head -5
+		grep -E '^make.*(Error|\*\*\* No rule)' "$out/intree" "$out/cfg" 2>/dev/null | head -5
 		fail intree "in-tree configuration or build failed"
 	fi
 else
