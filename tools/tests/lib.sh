@@ -289,12 +289,13 @@ T_SLAB_IGNORE_DEFAULT='^(dentry|filp|names_cache|.*inode.*|radix_tree_node|buffe
 # times than that (or use a named cache).  T_SLAB_TOL overrides the
 # tolerance (objects).
 #
-# Frees deferred past the settle (RCU callbacks of a netdev deletion take
-# long in a slow TCG guest) look like growth: on growth AFTER is taken
-# again (t_slab_snap), up to twice, 2 s apart.  A leak stays.
+# Frees deferred past the settle (RCU callbacks and the cleanup work of a
+# netdev deletion take long in a slow TCG guest, longer with the VM's slab
+# poisoning) look like growth: on growth AFTER is taken again
+# (t_slab_snap), up to five times, 3 s apart.  A leak stays.
 t_slab_cmp() {
 	local name=$1 before=$2 after=$3 re=${4:-.} out try
-	for try in 1 2 3; do
+	for try in 1 2 3 4 5 6; do
 		out=$(awk -v re="$re" -v ign="${T_SLAB_IGNORE:-$T_SLAB_IGNORE_DEFAULT}" \
 			-v ncpu="$(nproc)" -v fixed="${T_SLAB_TOL:-}" '
 			NR == FNR { b[$1] = $2; next }
@@ -305,8 +306,9 @@ t_slab_cmp() {
 				d = $2 - b[$1]
 				if (d > tol) printf "%s +%d (tolerance %d)\n", $1, d, tol
 			}' "$before" "$after")
-		[ -n "$out" ] && [ "$try" -lt 3 ] || break
-		sleep 2
+		[ -n "$out" ] && [ "$try" -lt 6 ] || break
+		t_log "$name: try $try: $(head -n1 <<<"$out")"
+		sleep 3
 		t_slab_snap "$after"
 	done
 	if [ -z "$out" ]; then
