@@ -113,14 +113,6 @@ static struct irdma_qp_cm *irdma_qp_cm(struct irdma_qp *iwqp)
 #define IRDMA_IP6_OFF_DADDR	24
 #define IRDMA_IPPROTO_TCP	6
 
-/* byte offsets in an MPA request/reply (RFC 5044 / RFC 6581) */
-#define IRDMA_MPA_OFF_KEY	0
-#define IRDMA_MPA_OFF_FLAGS	16
-#define IRDMA_MPA_OFF_REV	17
-#define IRDMA_MPA_OFF_PDLEN	18
-#define IRDMA_MPA_OFF_IRD	20
-#define IRDMA_MPA_OFF_ORD	22
-
 /*
  * ------------------------------------------------------------------------
  * Wire formats (pure; also built in user space for the fuzzer)
@@ -848,6 +840,41 @@ static int irdma_mpa_frame_len(const u8 *buf, u32 len)
 }
 
 #ifndef IRDMA_CM_WIRE_ONLY
+
+/**
+ * irdma_cm_mpa_out() - build an MPA frame to send, and trace it
+ * @cm_node: connection; the frame goes to cm_node->mpa_frame
+ * @request: a request (else a reply)
+ * @reject: set the R flag
+ * @pdata: private data from the ULP
+ * @plen: bytes of @pdata
+ *
+ * Return: the frame length, or 0 (see irdma_cm_build_mpa_frame()).
+ */
+static u16 irdma_cm_mpa_out(struct irdma_cm_node *cm_node, bool request,
+			    bool reject, const void *pdata, u16 plen)
+{
+	u16 len = irdma_cm_build_mpa_frame(cm_node, request, reject, pdata,
+					   plen);
+
+	if (len)
+		trace_irdma_mpa(cm_node, cm_node->mpa_frame, len, true);
+	return len;
+}
+
+/**
+ * irdma_cm_mpa_in() - trace and parse the MPA frame a node received
+ * @cm_node: connection, with the frame in mpa_rx
+ * @request: a request is expected (else a reply)
+ *
+ * Return: as irdma_parse_mpa().
+ */
+static int irdma_cm_mpa_in(struct irdma_cm_node *cm_node, bool request)
+{
+	trace_irdma_mpa(cm_node, cm_node->mpa_rx, cm_node->mpa_rx_len, false);
+	return irdma_parse_mpa(cm_node, cm_node->mpa_rx, cm_node->mpa_rx_len,
+			       request);
+}
 
 /*
  * ------------------------------------------------------------------------
@@ -1827,9 +1854,9 @@ static int irdma_send_mpa_request(struct irdma_cm_node *cm_node)
 
 	lockdep_assert_held(&cm_node->core->mutex);
 	/* private data sits behind whichever header was built last */
-	if (!irdma_cm_build_mpa_frame(cm_node, true, false,
-				      cm_node->mpa_frame + old_hdr,
-				      cm_node->ulp_pdata_len))
+	if (!irdma_cm_mpa_out(cm_node, true, false,
+			      cm_node->mpa_frame + old_hdr,
+			      cm_node->ulp_pdata_len))
 		return -EINVAL;
 	ret = irdma_cm_send_seg(cm_node, NULL, 0, cm_node->mpa_frame,
 				cm_node->mpa_frame_len,
@@ -1865,7 +1892,7 @@ static int irdma_send_mpa_reject(struct irdma_cm_node *cm_node,
 	int ret;
 
 	lockdep_assert_held(&cm_node->core->mutex);
-	if (!irdma_cm_build_mpa_frame(cm_node, false, true, pdata, plen))
+	if (!irdma_cm_mpa_out(cm_node, false, true, pdata, plen))
 		return -EINVAL;
 	irdma_free_retrans_entry(cm_node);
 	ret = irdma_cm_send_seg(cm_node, NULL, 0, cm_node->mpa_frame,
@@ -1886,43 +1913,56 @@ static int irdma_send_mpa_reject(struct irdma_cm_node *cm_node,
  */
 
 /**
- * irdma_fill_sockaddr4() - IPv4 addresses of a node into an iw_cm event
- * @cm_node: node (wire addresses: iw_cm maps them back for iwpm)
- * @event: event
+ * irdma_cm_sockaddr() - one end of a connection as a sockaddr
+ * @ipv4: an IPv4 address (else IPv6)
+ * @addr: the address, in host-order words
+ * @port: the TCP port
+ * @ss: receives a sockaddr_in or sockaddr_in6 (the rest is left as is)
  */
-static void irdma_fill_sockaddr4(struct irdma_cm_node *cm_node,
-				 struct iw_cm_event *event)
+static void irdma_cm_sockaddr(bool ipv4, const u32 *addr, u16 port,
+			      struct sockaddr_storage *ss)
 {
-	struct sockaddr_in *laddr = (struct sockaddr_in *)&event->local_addr;
-	struct sockaddr_in *raddr = (struct sockaddr_in *)&event->remote_addr;
+	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)ss;
+	struct sockaddr_in *sin = (struct sockaddr_in *)ss;
 
-	laddr->sin_family = AF_INET;
-	raddr->sin_family = AF_INET;
-	laddr->sin_port = htons(cm_node->loc_port);
-	raddr->sin_port = htons(cm_node->rem_port);
-	laddr->sin_addr.s_addr = htonl(cm_node->loc_addr[0]);
-	raddr->sin_addr.s_addr = htonl(cm_node->rem_addr[0]);
+	ss->ss_family = ipv4 ? AF_INET : AF_INET6;
+	if (ipv4) {
+		sin->sin_port = htons(port);
+		sin->sin_addr.s_addr = htonl(addr[0]);
+		return;
+	}
+	sin6->sin6_port = htons(port);
+	irdma_copy_ip_htonl(sin6->sin6_addr.s6_addr32, addr);
 }
 
 /**
- * irdma_fill_sockaddr6() - IPv6 addresses of a node into an iw_cm event
+ * irdma_cm_node_addrs() - a node's wire addresses and ports as sockaddrs
  * @cm_node: node
- * @event: event
+ * @loc: receives the local end
+ * @rem: receives the remote end
+ *
+ * For iw_cm events (the wire, mapped, addresses: iw_cm maps them back for
+ * iwpm) and the tracepoints.
  */
-static void irdma_fill_sockaddr6(struct irdma_cm_node *cm_node,
-				 struct iw_cm_event *event)
+void irdma_cm_node_addrs(const struct irdma_cm_node *cm_node,
+			 struct sockaddr_storage *loc,
+			 struct sockaddr_storage *rem)
 {
-	struct sockaddr_in6 *laddr6 = (struct sockaddr_in6 *)&event->local_addr;
-	struct sockaddr_in6 *raddr6 = (struct sockaddr_in6 *)&event->remote_addr;
+	irdma_cm_sockaddr(cm_node->ipv4, cm_node->loc_addr, cm_node->loc_port,
+			  loc);
+	irdma_cm_sockaddr(cm_node->ipv4, cm_node->rem_addr, cm_node->rem_port,
+			  rem);
+}
 
-	laddr6->sin6_family = AF_INET6;
-	raddr6->sin6_family = AF_INET6;
-	laddr6->sin6_port = htons(cm_node->loc_port);
-	raddr6->sin6_port = htons(cm_node->rem_port);
-	irdma_copy_ip_htonl(laddr6->sin6_addr.in6_u.u6_addr32,
-			    cm_node->loc_addr);
-	irdma_copy_ip_htonl(raddr6->sin6_addr.in6_u.u6_addr32,
-			    cm_node->rem_addr);
+/**
+ * irdma_cm_node_qpn() - the QP number of a node's connection
+ * @cm_node: node
+ *
+ * Return: the QP bound by connect or accept, 0 before that.
+ */
+u32 irdma_cm_node_qpn(const struct irdma_cm_node *cm_node)
+{
+	return cm_node->iwqp ? cm_node->iwqp->id : 0;
 }
 
 /**
@@ -1941,10 +1981,7 @@ static void irdma_get_cmevent_info(struct irdma_cm_node *cm_node,
 				   struct iw_cm_id *cm_id,
 				   struct iw_cm_event *event)
 {
-	if (cm_node->ipv4)
-		irdma_fill_sockaddr4(cm_node, event);
-	else
-		irdma_fill_sockaddr6(cm_node, event);
+	irdma_cm_node_addrs(cm_node, &event->local_addr, &event->remote_addr);
 
 	switch (event->event) {
 	case IW_CM_EVENT_CONNECT_REQUEST:
@@ -2089,7 +2126,7 @@ static int irdma_send_cm_event(struct irdma_cm_node *cm_node,
 	}
 	cm_node->ulp_state = next;
 	irdma_get_cmevent_info(cm_node, cm_id, &event);
-	trace_irdma_cm_event(cm_node, type, status);
+	trace_irdma_cm_event(cm_node, cm_id, type, status);
 	irdma_cm_dbg(cm_node->core, "node %p event %d status %d\n", cm_node,
 		     type, status);
 	return cm_id->event_handler(cm_id, &event);
@@ -2641,8 +2678,7 @@ static void irdma_cm_mpa_request_rcvd(struct irdma_cm_node *cm_node)
 	int ret;
 
 	lockdep_assert_held(&cm_node->core->mutex);
-	ret = irdma_parse_mpa(cm_node, cm_node->mpa_rx, cm_node->mpa_rx_len,
-			      true);
+	ret = irdma_cm_mpa_in(cm_node, true);
 	irdma_cm_stop_state_timer(cm_node);
 	if (ret) {
 		irdma_cm_err(cm_node->core, "bad MPA request from port %u\n",
@@ -2687,8 +2723,7 @@ static void irdma_cm_mpa_reply_rcvd(struct irdma_cm_node *cm_node)
 	int ret;
 
 	lockdep_assert_held(&cm_node->core->mutex);
-	ret = irdma_parse_mpa(cm_node, cm_node->mpa_rx, cm_node->mpa_rx_len,
-			      false);
+	ret = irdma_cm_mpa_in(cm_node, false);
 	if (ret < 0) {
 		irdma_cm_err(cm_node->core, "bad MPA reply from port %u\n",
 			     cm_node->rem_port);
@@ -4907,6 +4942,8 @@ static int irdma_cm_loopback_connect(struct irdma_cm_node *cm_node)
 	peer->mss = cm_node->mss;
 
 	/* the MPA request, as on the wire */
+	trace_irdma_mpa(cm_node, cm_node->mpa_frame, cm_node->mpa_frame_len,
+			true);
 	cm_node->snd_nxt += cm_node->mpa_frame_len;
 	peer->rcv_nxt += cm_node->mpa_frame_len;
 	irdma_cm_set_state(cm_node, IRDMA_CM_STATE_MPAREQ_SENT);
@@ -4980,6 +5017,9 @@ static int irdma_create_cm_node(struct irdma_cm_core *cm_core,
 	}
 	irdma_record_ird_ord(cm_node, conn_param->ird, conn_param->ord);
 	cm_node->ulp_pdata_len = conn_param->private_data_len;
+	/* kept for the wire (irdma_send_mpa_request() rebuilds and traces
+	 * it) or handed to a loopback peer (irdma_cm_loopback_connect())
+	 */
 	if (!irdma_cm_build_mpa_frame(cm_node, true, false,
 				      conn_param->private_data,
 				      conn_param->private_data_len)) {
@@ -5051,13 +5091,13 @@ static int irdma_cm_reject(struct irdma_cm_node *cm_node, const void *pdata,
 	if (!cm_node->loopback)
 		return irdma_send_mpa_reject(cm_node, pdata, plen);
 
-	if (!irdma_cm_build_mpa_frame(cm_node, false, true, pdata, plen))
+	if (!irdma_cm_mpa_out(cm_node, false, true, pdata, plen))
 		return -EINVAL;
 	if (peer) {
 		irdma_cm_node_get(peer);
 		memcpy(peer->mpa_rx, cm_node->mpa_frame, cm_node->mpa_frame_len);
 		peer->mpa_rx_len = cm_node->mpa_frame_len;
-		irdma_parse_mpa(peer, peer->mpa_rx, peer->mpa_rx_len, false);
+		irdma_cm_mpa_in(peer, false);
 		irdma_event_connect_error(peer, -ECONNREFUSED);
 		irdma_cm_node_finish(peer);
 		irdma_rem_ref_cm_node(peer);
@@ -5763,9 +5803,9 @@ int irdma_accept(struct iw_cm_id *cm_id, struct iw_cm_conn_param *conn_param)
 	}
 	if (!cm_node->mpa_enhanced)
 		cm_node->rtr = IRDMA_RTR_NONE;
-	if (!irdma_cm_build_mpa_frame(cm_node, false, false,
-				      conn_param->private_data,
-				      conn_param->private_data_len)) {
+	if (!irdma_cm_mpa_out(cm_node, false, false,
+			      conn_param->private_data,
+			      conn_param->private_data_len)) {
 		ret = -EINVAL;
 		goto err_close;
 	}

@@ -165,6 +165,7 @@ struct irdma_cm_core;
 struct iw_cm_id;
 struct iw_cm_conn_param;
 struct net_device;
+struct sockaddr_storage;
 
 /* ---- MPA (RFC 5044, RFC 6581) ---------------------------------------- */
 #define IRDMA_MPA_KEY_REQ		"MPA ID Req Frame"
@@ -179,6 +180,14 @@ struct net_device;
 #define IRDMA_CM_MAX_ULP_PDATA		255
 #define IRDMA_MPA_REV1			1
 #define IRDMA_MPA_REV2			2
+
+/* byte offsets in an MPA request/reply (RFC 5044 / RFC 6581) */
+#define IRDMA_MPA_OFF_KEY		0
+#define IRDMA_MPA_OFF_FLAGS		16
+#define IRDMA_MPA_OFF_REV		17
+#define IRDMA_MPA_OFF_PDLEN		18
+#define IRDMA_MPA_OFF_IRD		20
+#define IRDMA_MPA_OFF_ORD		22
 
 #define IRDMA_MPA_FLAG_MARKERS		0x80
 #define IRDMA_MPA_FLAG_CRC		0x40
@@ -1099,6 +1108,10 @@ void irdma_cm_qp_established(struct irdma_qp *iwqp);
 void irdma_cm_disconn(struct irdma_qp *iwqp, u16 ae, u8 tcp_state);
 void irdma_cm_qp_destroy(struct irdma_qp *iwqp);
 void irdma_cm_qp_res(struct irdma_qp *iwqp, struct irdma_cm_qp_res *res);
+void irdma_cm_node_addrs(const struct irdma_cm_node *cm_node,
+			 struct sockaddr_storage *loc,
+			 struct sockaddr_storage *rem);
+u32 irdma_cm_node_qpn(const struct irdma_cm_node *cm_node);
 const char *irdma_cm_state_name(enum irdma_cm_state state);
 void irdma_if_notify(struct irdma_cm_core *core, struct net_device *netdev,
 		     const u32 *ipaddr, bool ipv4, bool ifup);

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * irdma - tracepoints of the connection manager (cm.c)
+ * irdma - tracepoints of the connection manager (cm.c), in the "irdma"
+ * system with those of hw_trace.h.  Each names the node (its address, which
+ * follows one connection through the trace), and the QP once connect or
+ * accept bound one (0 before).
  */
 #undef TRACE_SYSTEM
-#define TRACE_SYSTEM irdma_cm
+#define TRACE_SYSTEM irdma
 
 #if !defined(_TRACE_IRDMA_CM_H) || defined(TRACE_HEADER_MULTI_READ)
 #define _TRACE_IRDMA_CM_H
@@ -66,32 +69,114 @@ TRACE_EVENT(irdma_cm_state,
 		     enum irdma_cm_state new),
 	    TP_ARGS(node, old, new),
 	    TP_STRUCT__entry(__field(const void *, node)
-			     __field(u16, loc_port)
-			     __field(u16, rem_port)
+			     __field(const void *, cm_id)
+			     __field(u32, qpn)
+			     __array(u8, loc, sizeof(struct sockaddr_in6))
+			     __array(u8, rem, sizeof(struct sockaddr_in6))
 			     __field(unsigned int, old)
 			     __field(unsigned int, new)),
-	    TP_fast_assign(__entry->node = node;
-			   __entry->loc_port = node->loc_port;
-			   __entry->rem_port = node->rem_port;
+	    TP_fast_assign(struct sockaddr_storage l = {}, r = {};
+
+			   irdma_cm_node_addrs(node, &l, &r);
+			   memcpy(__entry->loc, &l, sizeof(__entry->loc));
+			   memcpy(__entry->rem, &r, sizeof(__entry->rem));
+			   __entry->node = node;
+			   __entry->cm_id = node->cm_id;
+			   __entry->qpn = irdma_cm_node_qpn(node);
 			   __entry->old = old;
 			   __entry->new = new;),
-	    TP_printk("node=%p ports=%u->%u %s -> %s",
-		      __entry->node, __entry->loc_port, __entry->rem_port,
+	    TP_printk("node=%p cm_id=%p qp=%u %pISpc -> %pISpc %s -> %s",
+		      __entry->node, __entry->cm_id, __entry->qpn,
+		      __entry->loc, __entry->rem,
 		      irdma_show_cm_state(__entry->old),
 		      irdma_show_cm_state(__entry->new))
 );
 
 TRACE_EVENT(irdma_cm_event,
-	    TP_PROTO(const struct irdma_cm_node *node, int event, int status),
-	    TP_ARGS(node, event, status),
+	    TP_PROTO(const struct irdma_cm_node *node,
+		     const struct iw_cm_id *cm_id, int event, int status),
+	    TP_ARGS(node, cm_id, event, status),
 	    TP_STRUCT__entry(__field(const void *, node)
+			     __field(const void *, cm_id)
+			     __field(u32, qpn)
+			     __field(u16, loc_port)
+			     __field(u16, rem_port)
 			     __field(int, event)
 			     __field(int, status)),
 	    TP_fast_assign(__entry->node = node;
+			   __entry->cm_id = cm_id;
+			   __entry->qpn = irdma_cm_node_qpn(node);
+			   __entry->loc_port = node->loc_port;
+			   __entry->rem_port = node->rem_port;
 			   __entry->event = event;
 			   __entry->status = status;),
-	    TP_printk("node=%p %s status=%d", __entry->node,
+	    TP_printk("node=%p cm_id=%p qp=%u ports=%u->%u %s status=%d",
+		      __entry->node, __entry->cm_id, __entry->qpn,
+		      __entry->loc_port, __entry->rem_port,
 		      irdma_show_iw_event(__entry->event), __entry->status)
+);
+
+/* one MPA request, reply or reject, sent (tx) or received whole (rx) */
+TRACE_EVENT(irdma_mpa,
+	    TP_PROTO(const struct irdma_cm_node *node, const u8 *frame,
+		     u32 len, bool tx),
+	    TP_ARGS(node, frame, len, tx),
+	    TP_STRUCT__entry(__field(const void *, node)
+			     __field(u32, qpn)
+			     __field(u16, loc_port)
+			     __field(u16, rem_port)
+			     __field(bool, tx)
+			     __field(bool, request)
+			     __field(u8, flags)
+			     __field(u8, rev)
+			     __field(u16, pd_len)
+			     __field(u16, ird)
+			     __field(u16, ord)),
+	    TP_fast_assign(bool v1 = len >= IRDMA_MPA_V1_HDR_SIZE;
+
+			   __entry->node = node;
+			   __entry->qpn = irdma_cm_node_qpn(node);
+			   __entry->loc_port = node->loc_port;
+			   __entry->rem_port = node->rem_port;
+			   __entry->tx = tx;
+			   __entry->request = v1 &&
+				!memcmp(frame, IRDMA_MPA_KEY_REQ,
+					IRDMA_MPA_KEY_SIZE);
+			   __entry->flags = v1 ? frame[IRDMA_MPA_OFF_FLAGS] : 0;
+			   __entry->rev = v1 ? frame[IRDMA_MPA_OFF_REV] : 0;
+			   __entry->pd_len = v1 ?
+				get_unaligned_be16(frame + IRDMA_MPA_OFF_PDLEN) : 0;
+			   /* the RFC 6581 block: IRD and ORD words */
+			   v1 = len >= IRDMA_MPA_V2_HDR_SIZE &&
+				(__entry->flags & IRDMA_MPA_FLAG_V2);
+			   __entry->ird = v1 ?
+				get_unaligned_be16(frame + IRDMA_MPA_OFF_IRD) : 0;
+			   __entry->ord = v1 ?
+				get_unaligned_be16(frame + IRDMA_MPA_OFF_ORD) : 0;),
+	    TP_printk("node=%p qp=%u ports=%u->%u %s %s rev=%u flags=%s pd_len=%u ird=%u ord=%u rtr=%s",
+		      __entry->node, __entry->qpn, __entry->loc_port,
+		      __entry->rem_port, __entry->tx ? "tx" : "rx",
+		      __entry->request ? "request" :
+		      (__entry->flags & IRDMA_MPA_FLAG_REJECT) ? "reject" :
+								  "reply",
+		      __entry->rev,
+		      __print_flags(__entry->flags, "|",
+				    { IRDMA_MPA_FLAG_MARKERS, "M" },
+				    { IRDMA_MPA_FLAG_CRC, "C" },
+				    { IRDMA_MPA_FLAG_REJECT, "R" },
+				    { IRDMA_MPA_FLAG_V2, "V2" }),
+		      __entry->pd_len,
+		      __entry->ird & IRDMA_MPA_V2_IRD_ORD_MASK,
+		      __entry->ord & IRDMA_MPA_V2_IRD_ORD_MASK,
+		      __print_flags((__entry->ird & (IRDMA_MPA_V2_PEER2PEER |
+						     IRDMA_MPA_V2_RTR_SEND)) |
+				    ((__entry->ord & (IRDMA_MPA_V2_RTR_WRITE |
+						      IRDMA_MPA_V2_RTR_READ)) >> 2),
+				    "|",
+				    { IRDMA_MPA_V2_PEER2PEER, "p2p" },
+				    { IRDMA_MPA_V2_RTR_SEND, "send" },
+				    { IRDMA_MPA_V2_RTR_WRITE >> 2, "write" },
+				    { IRDMA_MPA_V2_RTR_READ >> 2, "read" }))
 );
 
 #endif /* _TRACE_IRDMA_CM_H */

@@ -20,6 +20,8 @@
 #include <linux/moduleparam.h>
 
 #include "main.h"
+#define CREATE_TRACE_POINTS
+#include "hw_trace.h"
 
 static unsigned int cqp_timeout_ms = 10000;
 module_param(cqp_timeout_ms, uint, 0444);
@@ -380,12 +382,14 @@ int irdma_cqp_exec(struct irdma_pci_f *rf, struct irdma_cqp_cmd *cmd)
 	enum irdma_cqp_mode mode;
 	struct irdma_cqp_wqe *wqe;
 	unsigned long flags;
+	ktime_t start;
 	u64 hdr;
 	u8 opcode;
 	u32 slot;
 	int ret, i;
 
 	might_sleep();
+	start = ktime_get();
 	hdr = le64_to_cpu(cmd->wqe.qw[IRDMA_CQP_WQE_HDR]);
 	opcode = FIELD_GET(IRDMA_CQP_HDR_OPCODE, hdr);
 	if (!cqp->created)
@@ -445,6 +449,10 @@ int irdma_cqp_exec(struct irdma_pci_f *rf, struct irdma_cqp_cmd *cmd)
 	ret = irdma_cqp_wait(rf, mode, slot, req);
 	if (mode == IRDMA_CQP_MODE_REGS)
 		mutex_unlock(&cqp->regs_mutex);
+	trace_irdma_cqp_cmd(rf->dma_dev, irdma_cqp_op_name(opcode), slot,
+			    ret ?: irdma_cqp_errno(req), ret ? 0 : req->major,
+			    ret ? 0 : req->minor,
+			    ktime_us_delta(ktime_get(), start));
 	if (ret) {
 		spin_lock_irqsave(&cqp->lock, flags);
 		cqp->stats.timeouts++;

@@ -17,6 +17,7 @@
 #include <linux/moduleparam.h>
 
 #include "main.h"
+#include "hw_trace.h"
 
 static unsigned int max_qp = 4096;
 module_param(max_qp, uint, 0444);
@@ -741,6 +742,8 @@ static void irdma_process_aeq(struct irdma_pci_f *rf)
 		src = FIELD_GET(IRDMA_AEQE_QW1_AESRC, hdr);
 		dev_dbg_ratelimited(rf->dma_dev, "AE 0x%04x source 0x%x id %u\n",
 				    ae, src, id);
+		trace_irdma_ae(rf->dma_dev, ae, src, id,
+			       FIELD_GET(IRDMA_AEQE_QW1_TCPSTATE, hdr));
 		irdma_dispatch_ae(rf, ae, src, id,
 				  FIELD_GET(IRDMA_AEQE_QW1_TCPSTATE, hdr));
 		if (++aeq->head == aeq->size) {

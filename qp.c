@@ -19,6 +19,7 @@
 #include <rdma/uverbs_ioctl.h>
 
 #include "main.h"
+#include "hw_trace.h"
 
 #define IRDMA_Q2CTX_SIZE	(IRDMA_Q2_BUF_SIZE + IRDMA_QP_CTX_SIZE)
 #define IRDMA_CONN_WQES		3
@@ -232,6 +233,22 @@ static void irdma_qp_cmd_params(struct irdma_qp *iwqp,
 }
 
 /**
+ * irdma_qp_set_hw_state() - record the state the adapter accepted
+ * @iwqp: QP
+ * @state: enum irdma_qp_state_hw
+ *
+ * Emits the irdma_qp_state tracepoint.
+ *
+ * Context: iwqp->state_lock held, or the QP not yet visible.
+ */
+static void irdma_qp_set_hw_state(struct irdma_qp *iwqp, u8 state)
+{
+	trace_irdma_qp_state(&iwqp->iwdev->ibdev.dev, iwqp->id, iwqp->hw_state,
+			     state);
+	iwqp->hw_state = state;
+}
+
+/**
  * irdma_qp_modify_hw() - MODIFY_QP to a new state
  * @iwqp: QP
  * @state: enum irdma_qp_state_hw
@@ -254,7 +271,7 @@ static int irdma_qp_modify_hw(struct irdma_qp *iwqp, u8 state, bool reset)
 	p.remove_hash = state == IRDMA_QPS_ERROR;
 	ret = irdma_cqp_qp_cmd(iwqp->iwdev->rf, IRDMA_CQP_OP_MODIFY_QP, &p);
 	if (!ret)
-		iwqp->hw_state = state;
+		irdma_qp_set_hw_state(iwqp, state);
 	return ret;
 }
 
@@ -541,7 +558,7 @@ int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 	if (ret)
 		goto err_release;
 	set_bit(IRDMA_QP_CREATED, &iwqp->flags);
-	iwqp->hw_state = IRDMA_QPS_IDLE;
+	irdma_qp_set_hw_state(iwqp, IRDMA_QPS_IDLE);
 	ret = xa_insert_irq(&rf->qp_table, iwqp->id, iwqp, GFP_KERNEL);
 	if (ret)
 		goto err_destroy;
@@ -974,7 +991,7 @@ int irdma_qp_offload(struct irdma_qp *iwqp,
 	if (ret)
 		goto out;
 	set_bit(IRDMA_QP_OFFLOADED, &iwqp->flags);
-	iwqp->hw_state = IRDMA_QPS_RTS;
+	irdma_qp_set_hw_state(iwqp, IRDMA_QPS_RTS);
 	iwqp->ib_state = IB_QPS_RTS;
 out:
 	mutex_unlock(&iwqp->state_lock);

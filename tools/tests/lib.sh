@@ -320,6 +320,21 @@ t_slab_cmp() {
 	return 1
 }
 
+# t_match NAME TEXT REGEX...: PASS when every extended regex matches a
+# line of TEXT, else FAIL naming those that match none
+t_match() {
+	local name=$1 text=$2 re miss=
+	shift 2
+	for re in "$@"; do
+		grep -Eq -- "$re" <<<"$text" || miss+=" '$re'"
+	done
+	if [ -z "$miss" ]; then
+		t_pass "$name"
+	else
+		t_fail "$name" "no line matches$miss"
+	fi
+}
+
 # t_modref MOD: the module's reference count, "-" when it is not loaded
 t_modref() {
 	cat "/sys/module/$1/refcnt" 2>/dev/null || echo -

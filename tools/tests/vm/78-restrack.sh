@@ -65,19 +65,6 @@ src=$?
 } >"$work/res"
 t_indent <"$work/res"
 
-# has NAME TEXT PATTERN...: every extended regex matches a line of TEXT
-has() {
-	local name=$1 text=$2 re miss=
-	shift 2
-	for re in "$@"; do
-		grep -Eq -- "$re" <<<"$text" || miss+=" '$re'"
-	done
-	if [ -z "$miss" ]; then
-		t_pass "$name"
-	else
-		t_fail "$name" "no line matches$miss"
-	fi
-}
 
 # the rdma tool prints the driver's attributes with a "drv_" prefix
 qp=${qp//drv_/}
@@ -85,13 +72,13 @@ cq=${cq//drv_/}
 mr=${mr//drv_/}
 cli=$(grep '^link irdma0/' <<<"$qp" | grep 'type RC')
 srv=$(grep '^link irdma1/' <<<"$qp" | grep 'type RC')
-has "$P/qp-client" "$cli" 'hw_state RTS' 'offloaded 1' 'sq_quanta [1-9]' 'rq_wqes [1-9]' \
+t_match "$P/qp-client" "$cli" 'hw_state RTS' 'offloaded 1' 'sq_quanta [1-9]' 'rq_wqes [1-9]' \
 	'cm_state OFFLOADED' 'side active' "rport $PORT" 'mpa_rev 2' 'ird [0-9]' 'ord [0-9]' \
 	'rtr (write|read|none)' 'loopback 0'
-has "$P/qp-server" "$srv" 'hw_state RTS' 'offloaded 1' 'cm_state OFFLOADED' 'side passive' \
+t_match "$P/qp-server" "$srv" 'hw_state RTS' 'offloaded 1' 'cm_state OFFLOADED' 'side passive' \
 	"lport $PORT" 'mpa_rev 2'
-has "$P/cq" "$(grep '^dev irdma[01] ' <<<"$cq")" 'cq_id [0-9]+ size [1-9][0-9]* ceq [0-9]+ kind user'
-has "$P/mr" "$(grep '^dev irdma[01] ' <<<"$mr")" 'kind user stag 0x[0-9a-f]+ page_size [0-9]+ placement (contiguous|pbl) pbles [0-9]+' \
+t_match "$P/cq" "$(grep '^dev irdma[01] ' <<<"$cq")" 'cq_id [0-9]+ size [1-9][0-9]* ceq [0-9]+ kind user'
+t_match "$P/mr" "$(grep '^dev irdma[01] ' <<<"$mr")" 'kind user stag 0x[0-9a-f]+ page_size [0-9]+ placement (contiguous|pbl) pbles [0-9]+' \
 	'kind qp_ring' 'kind cq_ring'
 if [ "$crc" -eq 0 ] && [ "$src" -eq 0 ]; then
 	t_pass "$P/ib_write_bw"
