@@ -3848,6 +3848,21 @@ void irdma_cm_qp_res(struct irdma_qp *iwqp, struct irdma_cm_qp_res *res)
 }
 
 /**
+ * irdma_cm_get_stats() - a snapshot of a CM instance's counters
+ * @cm_core: CM instance
+ * @stats: receives the counters
+ *
+ * Context: process context; takes cm_core->mutex.
+ */
+void irdma_cm_get_stats(struct irdma_cm_core *cm_core,
+			struct irdma_cm_stats *stats)
+{
+	mutex_lock(&cm_core->mutex);
+	*stats = cm_core->stats;
+	mutex_unlock(&cm_core->mutex);
+}
+
+/**
  * irdma_cm_disconn() - the hw layer reports a close, reset or error of a
  * QP the CM bound
  * @iwqp: QP (the caller holds a reference for the call)
@@ -5718,6 +5733,8 @@ int irdma_connect(struct iw_cm_id *cm_id, struct iw_cm_conn_param *conn_param)
 		goto out;
 	}
 	ret = irdma_create_cm_node(cm_core, cm_id, conn_param, &rt, &info, iwqp);
+	if (!ret)
+		cm_core->stats.connects++;
 out:
 	mutex_unlock(&cm_core->mutex);
 	irdma_cm_dbg(cm_core, "connect qpn %u: %d\n", conn_param->qpn, ret);

@@ -669,6 +669,7 @@ struct irdma_cm_tunables {
  * @resets_sent: RSTs sent
  * @resets_rcvd: RSTs accepted
  * @challenge_acks: challenge ACKs sent for in-window RSTs
+ * @connects: active opens started (iw_cm connect calls that succeeded)
  * @accepts: connections accepted
  * @rejects: connections rejected
  * @connect_timeouts: active opens that ran out of retransmissions or
@@ -697,6 +698,7 @@ struct irdma_cm_stats {
 	u64 resets_sent;
 	u64 resets_rcvd;
 	u64 challenge_acks;
+	u64 connects;
 	u64 accepts;
 	u64 rejects;
 	u64 connect_timeouts;
@@ -1112,6 +1114,8 @@ void irdma_cm_node_addrs(const struct irdma_cm_node *cm_node,
 			 struct sockaddr_storage *loc,
 			 struct sockaddr_storage *rem);
 u32 irdma_cm_node_qpn(const struct irdma_cm_node *cm_node);
+void irdma_cm_get_stats(struct irdma_cm_core *cm_core,
+			struct irdma_cm_stats *stats);
 const char *irdma_cm_state_name(enum irdma_cm_state state);
 void irdma_if_notify(struct irdma_cm_core *core, struct net_device *netdev,
 		     const u32 *ipaddr, bool ipv4, bool ifup);

@@ -357,6 +357,12 @@ void irdma_frwqe_fill(struct irdma_qp *iwqp, const struct ib_reg_wr *wr,
 void irdma_cqp_alloc_stag_cmd(struct irdma_pci_f *rf, struct irdma_cqp_cmd *cmd,
 			      const struct irdma_mr *mr, u32 pd_id);
 
+/* counters.c: "rdma statistic" */
+struct rdma_hw_stats *irdma_alloc_hw_port_stats(struct ib_device *ibdev,
+						u32 port_num);
+int irdma_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats,
+		       u32 port_num, int index);
+
 /* restrack.c: "rdma resource show -dd" */
 int irdma_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp);
 int irdma_fill_res_cq_entry(struct sk_buff *msg, struct ib_cq *ibcq);

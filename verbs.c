@@ -467,6 +467,7 @@ static const struct ib_device_ops irdma_dev_ops = {
 	.driver_id = RDMA_DRIVER_IRDMA,
 	.uverbs_abi_ver = IRDMA_ABI_VER,
 
+	.alloc_hw_port_stats = irdma_alloc_hw_port_stats,
 	.alloc_mr = irdma_alloc_mr,
 	.alloc_pd = irdma_alloc_pd,
 	.alloc_ucontext = irdma_alloc_ucontext,
@@ -484,6 +485,7 @@ static const struct ib_device_ops irdma_dev_ops = {
 	.fill_res_qp_entry = irdma_fill_res_qp_entry,
 	.get_dev_fw_str = irdma_get_dev_fw_str,
 	.get_dma_mr = irdma_get_dma_mr,
+	.get_hw_stats = irdma_get_hw_stats,
 	.get_port_immutable = irdma_get_port_immutable,
 	.iw_accept = irdma_accept,
 	.iw_add_ref = irdma_iw_add_ref,

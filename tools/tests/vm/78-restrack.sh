@@ -12,6 +12,13 @@
 # their id, size and kind; its MRs their kind (the user region with STag,
 # page size and placement; the QP and CQ rings).  After the run no QP is
 # left, and the kernel log is clean.
+#
+# Counters: the port counters ("rdma statistic", hw_counters in sysfs)
+# move by what the connections did (perftest over rdma_cm makes two): as
+# many cmConnects on the client as cmAccepts on the server, none the other
+# way, segments in and out on both, no reset, reject or timeout.  (A
+# segment that reaches the CM after its connection moved into the QP is
+# counted in cmSegsDropped: one per connection on the client here.)
 # shellcheck source=tools/tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 P=restrack
@@ -26,6 +33,18 @@ if ! t_check "$P/link-add-irdma1" t_in "$T_NS_B" rdma link add irdma1 type irdma
 fi
 t_defer rdma link delete irdma1
 t_in "$T_NS_A" ping -c 1 -W 5 "$T_IP_B" >/dev/null 2>&1
+
+# cnt DEV NAME: a port counter of DEV
+cnt() {
+	cat "/sys/class/infiniband/$1/ports/1/hw_counters/$2" 2>/dev/null || echo -1
+}
+names='cmConnects cmAccepts cmRejects cmResetsSent cmResetsRcvd cmSegsIn cmSegsOut cmSegsDropped cmConnectTimeouts'
+declare -A c0
+for d in irdma0 irdma1; do
+	for n in $names; do
+		c0[$d.$n]=$(cnt "$d" "$n")
+	done
+done
 
 ip netns exec "$T_NS_B" timeout 60 ib_write_bw -F -d irdma1 -R -p "$PORT" -s 65536 -n 2000 >"$work/srv" 2>&1 &
 spid=$!
@@ -87,6 +106,44 @@ else
 	t_indent <"$work/srv"
 	t_fail "$P/ib_write_bw" "client exited $crc, server $src"
 fi
+# delta DEV NAME: how far a counter moved since the start
+delta() {
+	echo $(($(cnt "$1" "$2") - ${c0[$1.$2]}))
+}
+moved=
+for d in irdma0 irdma1; do
+	for n in $names; do
+		moved+=" $d.$n+$(delta "$d" "$n")"
+	done
+done
+t_log "counters:$moved"
+t_log "$(rdma statistic show link irdma0/1 2>&1)"
+if [ "$(delta irdma0 cmConnects)" -ge 1 ] &&
+	[ "$(delta irdma0 cmConnects)" = "$(delta irdma1 cmAccepts)" ] &&
+	[ "$(delta irdma0 cmAccepts)" = 0 ] && [ "$(delta irdma1 cmConnects)" = 0 ] &&
+	[ "$(delta irdma0 cmSegsOut)" -gt 1 ] && [ "$(delta irdma1 cmSegsOut)" -gt 1 ] &&
+	[ "$(delta irdma0 cmSegsIn)" -gt 1 ] && [ "$(delta irdma1 cmSegsIn)" -gt 1 ]; then
+	t_pass "$P/counters"
+else
+	t_fail "$P/counters" "counters moved:$moved"
+fi
+bad=
+for d in irdma0 irdma1; do
+	for n in cmRejects cmResetsSent cmResetsRcvd cmConnectTimeouts; do
+		[ "$(delta "$d" "$n")" = 0 ] || bad+=" $d.$n"
+	done
+done
+if [ -z "$bad" ]; then
+	t_pass "$P/counters-clean"
+else
+	t_fail "$P/counters-clean" "moved on a clean connection:$bad"
+fi
+if rdma statistic show link irdma0/1 2>/dev/null | grep -q 'cmConnects [1-9]'; then
+	t_pass "$P/rdma-statistic"
+else
+	t_fail "$P/rdma-statistic" "rdma statistic shows no cmConnects"
+fi
+
 if t_wait 10 eval '! rdma res show qp 2>/dev/null | grep -q "comm ib_write_bw"'; then
 	t_pass "$P/qps-gone"
 else
