@@ -1936,13 +1936,40 @@ static void irdma_cm_sockaddr(bool ipv4, const u32 *addr, u16 port,
 }
 
 /**
+ * irdma_fill_sockaddr4() - IPv4 addresses of a node into an iw_cm event
+ * @cm_node: node (wire addresses: iw_cm maps them back for iwpm)
+ * @event: event
+ */
+static void irdma_fill_sockaddr4(struct irdma_cm_node *cm_node,
+				 struct iw_cm_event *event)
+{
+	irdma_cm_sockaddr(true, cm_node->loc_addr, cm_node->loc_port,
+			  &event->local_addr);
+	irdma_cm_sockaddr(true, cm_node->rem_addr, cm_node->rem_port,
+			  &event->remote_addr);
+}
+
+/**
+ * irdma_fill_sockaddr6() - IPv6 addresses of a node into an iw_cm event
+ * @cm_node: node (wire addresses)
+ * @event: event
+ */
+static void irdma_fill_sockaddr6(struct irdma_cm_node *cm_node,
+				 struct iw_cm_event *event)
+{
+	irdma_cm_sockaddr(false, cm_node->loc_addr, cm_node->loc_port,
+			  &event->local_addr);
+	irdma_cm_sockaddr(false, cm_node->rem_addr, cm_node->rem_port,
+			  &event->remote_addr);
+}
+
+/**
  * irdma_cm_node_addrs() - a node's wire addresses and ports as sockaddrs
  * @cm_node: node
  * @loc: receives the local end
  * @rem: receives the remote end
  *
- * For iw_cm events (the wire, mapped, addresses: iw_cm maps them back for
- * iwpm) and the tracepoints.
+ * For the tracepoints: the wire addresses, as in the iw_cm events.
  */
 void irdma_cm_node_addrs(const struct irdma_cm_node *cm_node,
 			 struct sockaddr_storage *loc,
@@ -1981,7 +2008,10 @@ static void irdma_get_cmevent_info(struct irdma_cm_node *cm_node,
 				   struct iw_cm_id *cm_id,
 				   struct iw_cm_event *event)
 {
-	irdma_cm_node_addrs(cm_node, &event->local_addr, &event->remote_addr);
+	if (cm_node->ipv4)
+		irdma_fill_sockaddr4(cm_node, event);
+	else
+		irdma_fill_sockaddr6(cm_node, event);
 
 	switch (event->event) {
 	case IW_CM_EVENT_CONNECT_REQUEST:
