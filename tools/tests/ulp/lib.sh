@@ -28,7 +28,7 @@ dmesg_check() {
 		dmesg | grep -E 'irdma|siw|AE 0x' | tail -n 15 | sed "s|^|# $P: dmesg: |"
 		dmesg | tail -n 25 | sed "s|^|# $P: dmesg: |"
 	fi
-	bad=$(dmesg | grep -E 'WARNING:|BUG:|kernel BUG|Oops|INFO: task .* blocked|refcount_t:|possible circular locking|general protection' | head -5)
+	bad=$(dmesg | grep -E 'WARNING:|BUG:|kernel BUG|Oops|INFO: task .* blocked|refcount_t:|possible circular locking|general protection|BUG [^ :]+ \(|Poison overwritten|pagealloc: memory corruption' | head -5)
 	if [ -z "$bad" ]; then
 		pass dmesg
 	else

@@ -18,7 +18,8 @@
 # runs irdma-irdma.  Default: all of that.  ULP_MB (default 64) is the size
 # written and verified, ULP_CYCLES the disconnect/reconnect (mount, login)
 # cycles (default 20 for NVMe-oF, 5 for the others).
-# Prints the guests' PASS:/FAIL:/SKIP: lines and "# " diagnostics (the
+# Both guests boot with slab and page poisoning (the Debian kernel has no
+# KASAN).  Prints the guests' PASS:/FAIL:/SKIP: lines and "# " diagnostics (the
 # bandwidth per pair); a guest that dies or runs out of time is a FAIL.
 # Exit status 1 if anything failed.
 set -uo pipefail
@@ -26,6 +27,8 @@ set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../../.." && pwd)
 run=$repo/tools/vm/run.sh
+# slab and page poisoning, as in the VM suite (tools/vm/tests.sh)
+poison='slub_debug=FZP page_poison=1'
 mb=${ULP_MB:-64}
 jobs=()
 [ $# -gt 0 ] || set -- nvmeof nfs iser
@@ -83,13 +86,13 @@ for job in "${jobs[@]}"; do
 	port=$((21000 + RANDOM % 2000))
 	start=$SECONDS
 	echo "# $ulp: $pair: server $ss, client $cs, ${mb} MiB, $cycles cycles"
-	"$run" --mem 2048 --timeout 1200 --peer-socket "listen:$port" -- \
+	"$run" --mem 2048 --timeout 1200 --append "$poison" --peer-socket "listen:$port" -- \
 		env IRDMA_ULP_PAIR="$pair" "$guest" server "$ss" >"$out/s" 2>&1 &
 	spid=$!
 	pids=("$spid")
 	# the listening QEMU must be up before the other connects
 	sleep 3
-	"$run" --mem 2048 --timeout 1100 --peer-socket "connect:$port" -- \
+	"$run" --mem 2048 --timeout 1100 --append "$poison" --peer-socket "connect:$port" -- \
 		env IRDMA_ULP_PAIR="$pair" "$guest" client "$cs" "$mb" "$cycles" >"$out/c" 2>&1 &
 	cpid=$!
 	pids+=("$cpid")
