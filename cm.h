@@ -1014,7 +1014,7 @@ struct irdma_cm_node {
  * @connreq_next: next handle to try in @connreqs
  * @node_cnt: nodes alive (allocated, not yet freed)
  * @tun: timer constants
- * @stats: counters
+ * @stats: counters (@mutex; irdma_cm_get_stats() reads a snapshot)
  * @reply_tokens: tokens left for unsolicited replies (tun.reply_rate)
  * @reply_stamp: when @reply_tokens was last refilled (jiffies)
  * @rx_queued: received frames queued or being handled (any context)

@@ -449,10 +449,12 @@ int irdma_cqp_exec(struct irdma_pci_f *rf, struct irdma_cqp_cmd *cmd)
 	ret = irdma_cqp_wait(rf, mode, slot, req);
 	if (mode == IRDMA_CQP_MODE_REGS)
 		mutex_unlock(&cqp->regs_mutex);
-	trace_irdma_cqp_cmd(rf->dma_dev, irdma_cqp_op_name(opcode), slot,
-			    ret ?: irdma_cqp_errno(req), ret ? 0 : req->major,
-			    ret ? 0 : req->minor,
-			    ktime_us_delta(ktime_get(), start));
+	/* a timed-out request is still the adapter's: read only its slot */
+	if (trace_irdma_cqp_cmd_enabled())
+		trace_irdma_cqp_cmd(rf->dma_dev, irdma_cqp_op_name(opcode),
+				    slot, ret ?: irdma_cqp_errno(req),
+				    ret ? 0 : req->major, ret ? 0 : req->minor,
+				    ktime_us_delta(ktime_get(), start));
 	if (ret) {
 		spin_lock_irqsave(&cqp->lock, flags);
 		cqp->stats.timeouts++;

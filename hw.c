@@ -732,6 +732,7 @@ static void irdma_process_aeq(struct irdma_pci_f *rf)
 		struct irdma_aeqe *e = &ring[aeq->head];
 		u64 hdr = le64_to_cpu(READ_ONCE(e->qw[IRDMA_AEQE_HDR]));
 		u32 id, ae, src;
+		u8 tcp_state;
 
 		if (FIELD_GET(IRDMA_AEQE_QW1_VALID, hdr) != aeq->polarity)
 			break;
@@ -740,12 +741,11 @@ static void irdma_process_aeq(struct irdma_pci_f *rf)
 		     FIELD_GET(IRDMA_AEQE_QW1_QPCQID_HI, hdr) << 18;
 		ae = FIELD_GET(IRDMA_AEQE_QW1_AECODE, hdr);
 		src = FIELD_GET(IRDMA_AEQE_QW1_AESRC, hdr);
+		tcp_state = FIELD_GET(IRDMA_AEQE_QW1_TCPSTATE, hdr);
 		dev_dbg_ratelimited(rf->dma_dev, "AE 0x%04x source 0x%x id %u\n",
 				    ae, src, id);
-		trace_irdma_ae(rf->dma_dev, ae, src, id,
-			       FIELD_GET(IRDMA_AEQE_QW1_TCPSTATE, hdr));
-		irdma_dispatch_ae(rf, ae, src, id,
-				  FIELD_GET(IRDMA_AEQE_QW1_TCPSTATE, hdr));
+		trace_irdma_ae(rf->dma_dev, ae, src, id, tcp_state);
+		irdma_dispatch_ae(rf, ae, src, id, tcp_state);
 		if (++aeq->head == aeq->size) {
 			aeq->head = 0;
 			aeq->polarity ^= 1;
