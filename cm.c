@@ -742,7 +742,8 @@ static int irdma_negotiate_mpa_v2_ird_ord(struct irdma_cm_node *cm_node,
  * the one we sent when we are the initiator), the reject flag (only in a
  * reply), PD_Length (at most 512) against @len, and for an enhanced v2
  * frame that PD_Length holds the 4-byte block.  The private data reported
- * to the ULP excludes that block.  A marker request sets snd_mark_en.
+ * to the ULP excludes that block.  The M flag sets peer_markers (the
+ * callers refuse it).
  *
  * Context: pure, callable from the fuzzer.
  * Return: 0 for an acceptable frame, 1 for a valid reject reply, or
@@ -777,7 +778,7 @@ static int irdma_parse_mpa(struct irdma_cm_node *cm_node, const u8 *buf, u32 len
 	cm_node->peer_rev = rev;
 	cm_node->peer_flags = flags;
 	cm_node->mpa_enhanced = enhanced;
-	cm_node->snd_mark_en = !!(flags & IRDMA_MPA_FLAG_MARKERS);
+	cm_node->peer_markers = !!(flags & IRDMA_MPA_FLAG_MARKERS);
 	cm_node->p2p = false;
 	cm_node->peer_rtr_read = false;
 	cm_node->peer_rtr_write = false;
@@ -2692,10 +2693,12 @@ static int irdma_cm_connreq_take(struct irdma_cm_core *cm_core,
  * irdma_cm_mpa_request_rcvd() - a whole MPA request arrived (passive)
  * @cm_node: passive node in ESTABLISHED
  *
- * A malformed request ends the connection with RST.  A v2 request without
- * flag A is refused with an MPA reject (no matching RTR) without asking
- * the ULP.  Otherwise CONNECT_REQUEST goes to the listener's iw_cm id with
- * the private data; the request holds a node reference (an entry in
+ * A malformed request ends the connection with RST.  A request for
+ * markers is refused with an MPA reject and FIN, without asking the ULP
+ * (we send no markers; see Documentation/cm.rst).  A v2 request without
+ * flag A is taken in the client-server model (irdma_accept()).
+ * Otherwise CONNECT_REQUEST goes to the listener's iw_cm id with the
+ * private data; the request holds a node reference (an entry in
  * cm_core->connreqs) until the ULP accepts or rejects.  If iw_cm does not
  * take the event (its handler fails), no answer will come: the reference
  * is dropped, the backlog slot freed and the connection reset.
@@ -2714,6 +2717,16 @@ static void irdma_cm_mpa_request_rcvd(struct irdma_cm_node *cm_node)
 		irdma_cm_err(cm_node->core, "bad MPA request from port %u\n",
 			     cm_node->rem_port);
 		irdma_passive_open_err(cm_node, true);
+		return;
+	}
+	if (cm_node->peer_markers) {
+		cm_node->core->stats.markers_refused++;
+		irdma_cm_err(cm_node->core,
+			     "MPA request from port %u asks for markers: refused\n",
+			     cm_node->rem_port);
+		irdma_cm_uncount(cm_node);
+		if (irdma_send_mpa_reject(cm_node, NULL, 0))
+			irdma_passive_open_err(cm_node, true);
 		return;
 	}
 	if (!listener || listener->destroyed || !listener->cm_id) {
@@ -2741,10 +2754,10 @@ static void irdma_cm_mpa_request_rcvd(struct irdma_cm_node *cm_node)
  * @cm_node: active node in MPAREQ_SENT
  *
  * A reject is reported as CONNECT_REPLY(-ECONNREFUSED) with the peer's
- * private data; the peer's FIN follows.  A malformed reply, or one that
- * fails the RFC 6581 negotiation, ends the connection with RST and
- * CONNECT_REPLY(-ECONNREFUSED).  An acceptable one offloads the
- * connection (irdma_cm_event_connected()).
+ * private data; the peer's FIN follows.  A malformed reply, one asking
+ * for markers (we send none), or one that fails the RFC 6581 negotiation
+ * ends the connection with RST and CONNECT_REPLY(-ECONNREFUSED).  An
+ * acceptable one offloads the connection (irdma_cm_event_connected()).
  *
  * Context: cm_core->mutex held.
  */
@@ -2764,6 +2777,14 @@ static void irdma_cm_mpa_reply_rcvd(struct irdma_cm_node *cm_node)
 		irdma_cm_set_state(cm_node, IRDMA_CM_STATE_MPAREJ_RCVD);
 		irdma_event_connect_error(cm_node, -ECONNREFUSED);
 		irdma_cm_arm_state_timer(cm_node, cm_node->core->tun.mpa_timeout);
+		return;
+	}
+	if (cm_node->peer_markers) {
+		cm_node->core->stats.markers_refused++;
+		irdma_cm_err(cm_node->core,
+			     "MPA reply from port %u asks for markers: refused\n",
+			     cm_node->rem_port);
+		irdma_active_open_err(cm_node, true, -ECONNREFUSED);
 		return;
 	}
 	if (cm_node->mpa_enhanced) {
@@ -3368,8 +3389,8 @@ static void irdma_free_lsmm_rsrc(struct irdma_cm_node *cm_node)
  * @iwqp: its QP
  *
  * Fills the TCP half (irdma_init_tcp_ctx()) and the iWARP half (IRD/ORD,
- * RTR, markers only if the peer asked, CRC, the LSMM on the passive
- * side) and calls hw_ops->qp_offload.  The CM's 4-tuple steering entry
+ * RTR, CRC, the LSMM on the passive side; never markers, refused in the
+ * MPA exchange) and calls hw_ops->qp_offload.  The CM's 4-tuple steering entry
  * and its address handle stay until the node goes (see qp_offload and
  * ah_create in cm.h): deleting the entry now would let frames that
  * arrive before the modify reach the host stack, and the AH keeps the
@@ -3394,11 +3415,6 @@ static int irdma_cm_init_tsa_conn(struct irdma_cm_node *cm_node,
 	info.rtr = cm_node->rtr;
 	info.crc = true;
 	info.active = cm_node->active;
-	if (cm_node->snd_mark_en) {
-		info.snd_mark_en = true;
-		info.snd_mark_offset = (cm_node->snd_nxt & 0x1FF) +
-				       (cm_node->lsmm ? cm_node->mpa_frame_len : 0);
-	}
 	if (cm_node->lsmm) {
 		info.lsmm = cm_node->lsmm;
 		info.lsmm_len = cm_node->mpa_frame_len;

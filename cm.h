@@ -472,9 +472,6 @@ struct irdma_cm_qhash_info {
  * @ird: negotiated IRD (responder resources)
  * @ord: negotiated ORD (initiator depth)
  * @rtr: RTR operation: the active side sends it, the passive side expects
- * @snd_mark_en: send MPA markers (the peer asked)
- * @snd_mark_offset: marker offset for the send direction
- * @rcv_mark_en: expect markers (never: we do not ask)
  * @crc: MPA CRC in use (always requested by us)
  * @active: this is the active (connecting) side
  * @lsmm: passive side: MPA reply (header and private data) to send as LSMM
@@ -510,9 +507,6 @@ struct irdma_cm_offload_info {
 	u16 ird;
 	u16 ord;
 	enum irdma_rtr_type rtr;
-	bool snd_mark_en;
-	u32 snd_mark_offset;
-	bool rcv_mark_en;
 	bool crc;
 	bool active;
 	const u8 *lsmm;
@@ -686,6 +680,8 @@ struct irdma_cm_tunables {
  *	were closed with an RTR sent by the CM (irdma_cm_rtr_close())
  * @events_dropped: iw_cm events refused by irdma_send_cm_event() because
  *	they would break iw_cm's order (see enum irdma_cm_ulp_state)
+ * @markers_refused: MPA requests (answered with a reject) and replies
+ *	(answered with RST) refused because the peer asked for markers
  */
 struct irdma_cm_stats {
 	u64 nodes_created;
@@ -709,6 +705,7 @@ struct irdma_cm_stats {
 	u64 replies_ratelimited;
 	u64 rtr_closes;
 	u64 events_dropped;
+	u64 markers_refused;
 };
 
 /**
@@ -863,7 +860,8 @@ struct irdma_cm_listener {
  *	accepted, the connection never reached RTS); FPDUs answering the
  *	RTR are acknowledged and dropped
  * @rtr_sent: FPDUs irdma_cm_rtr_close() sent so far
- * @snd_mark_en: the peer asked for markers: we send them
+ * @peer_markers: the peer's MPA frame asked for markers (M), which we
+ *	refuse (irdma_cm_mpa_request_rcvd(), irdma_cm_mpa_reply_rcvd())
  * @mpa_enhanced: the MPA exchange carries the RFC 6581 block
  * @peer_rev: MPA revision of the peer's frame
  * @peer_flags: flags byte of the peer's frame
@@ -954,7 +952,7 @@ struct irdma_cm_node {
 	bool fin_deferred;
 	bool rtr_closing;
 	u8 rtr_sent;
-	bool snd_mark_en;
+	bool peer_markers;
 	bool mpa_enhanced;
 	u8 peer_rev;
 	u8 peer_flags;

@@ -35,6 +35,7 @@ static const struct rdma_stat_desc irdma_cm_counters[] = {
 	IRDMA_CM_COUNTER("cmSegsDropped", rx_dropped),
 	IRDMA_CM_COUNTER("cmRtrCloses", rtr_closes),
 	IRDMA_CM_COUNTER("cmEventsDropped", events_dropped),
+	IRDMA_CM_COUNTER("cmMarkersRefused", markers_refused),
 	IRDMA_CM_COUNTER("cmNodesCreated", nodes_created),
 	IRDMA_CM_COUNTER("cmNodesFreed", nodes_freed),
 };

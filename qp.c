@@ -203,11 +203,8 @@ static void irdma_qp_fill_tcp_ctx(struct irdma_qp *iwqp,
 		le64_encode_bits(iwqp->rd_en, IRDMA_QPC_QW20_RDOK) |
 		le64_encode_bits(info->ord, IRDMA_QPC_QW20_ORDSIZE) |
 		le64_encode_bits(irdma_ird_code(info->ird), IRDMA_QPC_QW20_IRDSIZE) |
-		le64_encode_bits(info->snd_mark_en, IRDMA_QPC_QW20_SNDMARKERS) |
-		le64_encode_bits(info->rcv_mark_en, IRDMA_QPC_QW20_RCVMARKERS) |
 		le64_encode_bits(!info->crc, IRDMA_QPC_QW20_RCVNOMPACRC) |
-		le64_encode_bits(info->snd_mark_en ? info->snd_mark_offset :
-				 info->snd_nxt, IRDMA_QPC_QW20_SNDMARKOFFSET) |
+		le64_encode_bits(info->snd_nxt, IRDMA_QPC_QW20_SNDMARKOFFSET) |
 		le64_encode_bits(info->rcv_nxt, IRDMA_QPC_QW20_RCVMARKOFFSET);
 	irdma_ip_to_words(&qw[IRDMA_QPC_LOCAL_IP_HI], &qw[IRDMA_QPC_LOCAL_IP_LO],
 			  info->loc_addr, info->ipv4);

@@ -37,7 +37,9 @@ enum irdma_test_fault {
 	T_DROP,
 	T_DUP,
 	T_HOLD,		/* deliver after the next frame: reordering */
-	T_CORRUPT,	/* flip a byte at wire->corrupt_off of the TCP segment */
+	T_CORRUPT,	/* XOR wire->corrupt_xor (0: 0xff) into the byte at
+			 * wire->corrupt_off of the TCP segment
+			 */
 };
 
 struct irdma_test_wire;
@@ -113,7 +115,9 @@ struct irdma_test_wire {
 	enum irdma_test_fault (*filter)(struct irdma_test_wire *w, int n,
 					const struct irdma_test_seg *s);
 	int fault_n;		/* frame number the filter acts on */
+	int fault_from;		/* sender a filter acts on (irdma_t_corrupt_mpa) */
 	int corrupt_off;
+	u8 corrupt_xor;
 	int sent;
 };
 
@@ -282,7 +286,8 @@ static void irdma_t_wire_put(int from, bool ipv4, const u32 *saddr,
 		list_add_tail(&p->list, &w->held);
 		break;
 	case T_CORRUPT:
-		p->buf[IRDMA_ILQ_TCP_OFFSET + w->corrupt_off] ^= 0xff;
+		p->buf[IRDMA_ILQ_TCP_OFFSET + w->corrupt_off] ^=
+			w->corrupt_xor ?: 0xff;
 		fallthrough;
 	default:
 		list_add_tail(&p->list, &w->q);
@@ -1144,7 +1149,7 @@ static void irdma_test_parse_mpa_markers_and_reject(struct kunit *test)
 	u32 len = irdma_t_mpa(f, true, 1, 0xC0, false, 0, 0, NULL, 0);
 
 	KUNIT_EXPECT_EQ(test, irdma_parse_mpa(n, f, len, true), 0);
-	KUNIT_EXPECT_TRUE(test, n->snd_mark_en);
+	KUNIT_EXPECT_TRUE(test, n->peer_markers);
 	/* R in a request is invalid */
 	len = irdma_t_mpa(f, true, 1, 0x60, false, 0, 0, NULL, 0);
 	KUNIT_EXPECT_EQ(test, irdma_parse_mpa(n, f, len, true), -EINVAL);
@@ -1640,8 +1645,6 @@ static void irdma_test_connect_accept_ipv4(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ao->mss, 1460);
 	KUNIT_EXPECT_EQ(test, ao->ttl, IRDMA_CM_DEFAULT_TTL);
 	KUNIT_EXPECT_TRUE(test, ao->crc);
-	KUNIT_EXPECT_FALSE(test, ao->snd_mark_en);
-	KUNIT_EXPECT_FALSE(test, ao->rcv_mark_en);
 	KUNIT_EXPECT_EQ(test, ao->rtr, IRDMA_RTR_READ);
 	KUNIT_EXPECT_EQ(test, po->rtr, IRDMA_RTR_READ);
 	KUNIT_EXPECT_TRUE(test, ao->active);
@@ -1870,12 +1873,15 @@ static enum irdma_test_fault irdma_t_corrupt_n(struct irdma_test_wire *w,
 	return n == w->fault_n ? T_CORRUPT : T_DELIVER;
 }
 
-/* corrupt the first segment from dev 0 that carries data: the MPA request */
-static enum irdma_test_fault irdma_t_corrupt_req(struct irdma_test_wire *w,
+/*
+ * corrupt the first segment that carries data from dev fault_from: from
+ * dev 0 the MPA request, from dev 1 the MPA reply
+ */
+static enum irdma_test_fault irdma_t_corrupt_mpa(struct irdma_test_wire *w,
 						 int n,
 						 const struct irdma_test_seg *s)
 {
-	if (s->from != 0 || !s->datalen || w->fault_n < 0)
+	if (s->from != w->fault_from || !s->datalen || w->fault_n < 0)
 		return T_DELIVER;
 	w->fault_n = -1;
 	return T_CORRUPT;
@@ -1886,7 +1892,7 @@ static void irdma_test_corrupted_mpa_key(struct kunit *test)
 	struct irdma_test_cmid *l = irdma_t_listen(test, true, NULL, 4);
 	struct irdma_test_cmid *a = irdma_t_cmid(test, 0);
 
-	irdma_tw->filter = irdma_t_corrupt_req;
+	irdma_tw->filter = irdma_t_corrupt_mpa;
 	irdma_tw->corrupt_off = 20 + 3;		/* a key byte */
 	KUNIT_ASSERT_EQ(test, irdma_t_connect(test, a, "c", 1), 0);
 	irdma_t_run(30);
@@ -2194,10 +2200,12 @@ static void irdma_test_v2_client_server_accepted(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, irdma_t_tqp(1, 0)->off.ord, 8u);
 }
 
-static void irdma_test_markers_honoured(struct kunit *test)
+/* a request for markers: MPA reject, then FIN; the ULP never hears of it */
+static void irdma_test_markers_request_refused(struct kunit *test)
 {
 	struct irdma_test_cmid *l = irdma_t_listen(test, true, NULL, 4);
-	struct irdma_test_cmid *n = irdma_t_cmid(test, 1);
+	struct irdma_cm_listener *listener = l->id.provider_data;
+	struct irdma_test_seg *s;
 	struct irdma_t_raw r;
 	u8 f[64];
 	u32 len;
@@ -2205,13 +2213,49 @@ static void irdma_test_markers_honoured(struct kunit *test)
 	irdma_t_raw_handshake(test, &r);
 	len = irdma_t_mpa(f, true, 2, 0xD0, true, 0x8008, 0xC008, NULL, 0);
 	irdma_t_raw_send(&r, IRDMA_TCP_ACK, NULL, 0, f, len);
+	KUNIT_EXPECT_EQ(test, l->nev, 0);
+	KUNIT_EXPECT_EQ(test, listener->pending, 0);
+	KUNIT_EXPECT_EQ(test, irdma_t_core(1)->stats.markers_refused, 1ull);
+	s = irdma_t_raw_last();
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	KUNIT_ASSERT_GE(test, s->datalen, (u32)IRDMA_MPA_V1_HDR_SIZE);
+	KUNIT_EXPECT_TRUE(test, s->seg[s->hdr_len + 16] & IRDMA_MPA_FLAG_REJECT);
+	KUNIT_EXPECT_FALSE(test, s->seg[s->hdr_len + 16] &
+			   IRDMA_MPA_FLAG_MARKERS);
+	KUNIT_EXPECT_FALSE(test, s->flags & IRDMA_TCP_FIN);
+	KUNIT_EXPECT_EQ(test, irdma_t_count_to_raw(IRDMA_TCP_RST), 0);
+	/* the peer acknowledges the reject: our FIN follows */
+	r.ack = s->seq + s->datalen;
+	irdma_t_raw_send(&r, IRDMA_TCP_ACK, NULL, 0, NULL, 0);
+	s = irdma_t_raw_last();
+	KUNIT_EXPECT_TRUE(test, s->flags & IRDMA_TCP_FIN);
+	KUNIT_EXPECT_EQ(test, irdma_t_tqp(1, 0)->refs, 0);
+}
+
+/* a reply asking for markers (we send none): RST, CONNECT_REPLY refused */
+static void irdma_test_markers_reply_refused(struct kunit *test)
+{
+	struct irdma_test_cmid *l = irdma_t_listen(test, true, NULL, 4);
+	struct irdma_test_cmid *a = irdma_t_cmid(test, 0);
+	struct irdma_test_cmid *n = irdma_t_cmid(test, 1);
+
+	irdma_tw->filter = irdma_t_corrupt_mpa;
+	irdma_tw->fault_from = 1;
+	irdma_tw->corrupt_off = IRDMA_CM_TCP_HDR_SIZE + 16;	/* MPA flags */
+	irdma_tw->corrupt_xor = IRDMA_MPA_FLAG_MARKERS;
+	KUNIT_ASSERT_EQ(test, irdma_t_connect(test, a, "m", 1), 0);
+	irdma_t_pump();
 	KUNIT_ASSERT_EQ(test, l->nev, 1);
 	KUNIT_ASSERT_EQ(test, irdma_t_accept(l, n, 10, NULL, 0, 8, 8), 0);
-	KUNIT_EXPECT_TRUE(test, irdma_t_tqp(1, 0)->off.snd_mark_en);
-	KUNIT_EXPECT_FALSE(test, irdma_t_tqp(1, 0)->off.rcv_mark_en);
-	/* our reply does not ask for markers */
-	KUNIT_EXPECT_FALSE(test, irdma_t_tqp(1, 0)->lsmm[16] &
-			   IRDMA_MPA_FLAG_MARKERS);
+	irdma_t_run(30);
+	KUNIT_EXPECT_EQ(test, irdma_tw->fault_n, -1);	/* the filter acted */
+	KUNIT_ASSERT_EQ(test, a->nev, 1);
+	KUNIT_EXPECT_EQ(test, a->ev[0].type, IW_CM_EVENT_CONNECT_REPLY);
+	KUNIT_EXPECT_EQ(test, a->ev[0].status, -ECONNREFUSED);
+	KUNIT_EXPECT_EQ(test, irdma_t_core(0)->stats.markers_refused, 1ull);
+	KUNIT_EXPECT_GE(test, irdma_t_core(0)->stats.resets_sent, 1ull);
+	KUNIT_EXPECT_EQ(test, irdma_t_tqp(0, 0)->refs, 0);
+	KUNIT_EXPECT_EQ(test, a->refs, 0);
 }
 
 static void irdma_test_bad_pdlen_resets(struct kunit *test)
@@ -3943,7 +3987,8 @@ static struct kunit_case irdma_cm_conn_cases[] = {
 	KUNIT_CASE(irdma_test_mpa_request_reassembled),
 	KUNIT_CASE(irdma_test_mpa_v1_peer),
 	KUNIT_CASE(irdma_test_v2_client_server_accepted),
-	KUNIT_CASE(irdma_test_markers_honoured),
+	KUNIT_CASE(irdma_test_markers_request_refused),
+	KUNIT_CASE(irdma_test_markers_reply_refused),
 	KUNIT_CASE(irdma_test_bad_pdlen_resets),
 	KUNIT_CASE(irdma_test_accept_negotiation_refused),
 	KUNIT_CASE(irdma_test_accept_refused_frees_backlog),
