@@ -275,10 +275,10 @@ t_slab_snap() {
 # the driver.  Override with T_SLAB_IGNORE (an awk regex; '^$' for none).
 T_SLAB_IGNORE_DEFAULT='^(dentry|filp|names_cache|.*inode.*|radix_tree_node|buffer_head|vm_area_struct|mm_struct|task_struct|cred_jar|pid|signal_cache|sighand_cache|files_cache|fs_cache|anon_vma.*|lsm_.*|vmap_area|kernfs_iattrs_cache|eventpoll_.*|ep_head|seq_file|nsproxy|fsnotify_.*|inotify_.*|pde_opener|ovl_.*|v9fs_.*|p9_.*|shmem_.*|file_lock_.*|mnt_cache|sigqueue|taskstats|uid_cache|ext4_.*|jbd2_.*|mbcache|bio.*|tw_sock_.*|request_sock_.*|khugepaged_mm_slot)$'
 
-# t_slab_cmp NAME BEFORE AFTER [CACHE_REGEX]: FAIL when a cache (all of them,
-# or those matching CACHE_REGEX, e.g. '^(kmalloc-|irdma)'; less
-# T_SLAB_IGNORE) holds more active objects in AFTER than in BEFORE, beyond
-# the tolerance.
+# t_slab_growth BEFORE AFTER [CACHE_REGEX]: one line "CACHE +N (tolerance
+# T)" for each cache (all of them, or those matching CACHE_REGEX, e.g.
+# '^(kmalloc-|irdma)'; less T_SLAB_IGNORE) that holds more active objects in
+# AFTER than in BEFORE, beyond the tolerance.
 #
 # Tolerance: t_slab_snap shrinks the caches first, but the snapshot's own
 # commands allocate again, and SLUB counts every object of a CPU's active
@@ -288,6 +288,34 @@ T_SLAB_IGNORE_DEFAULT='^(dentry|filp|names_cache|.*inode.*|radix_tree_node|buffe
 # objects 16.  To catch a per-operation leak, repeat the operation more
 # times than that (or use a named cache).  T_SLAB_TOL overrides the
 # tolerance (objects).
+t_slab_growth() {
+	awk -v re="${3:-.}" -v ign="${T_SLAB_IGNORE:-$T_SLAB_IGNORE_DEFAULT}" \
+		-v ncpu="$(nproc)" -v fixed="${T_SLAB_TOL:-}" '
+		NR == FNR { b[$1] = $2; next }
+		$1 ~ re && $1 !~ ign {
+			tol = 2 * $3 * ncpu
+			if (tol < 16) tol = 16
+			if (fixed != "") tol = fixed
+			d = $2 - b[$1]
+			if (d > tol) printf "%s +%d (tolerance %d)\n", $1, d, tol
+		}' "$1" "$2"
+}
+
+# t_slab_traces GROWTH: with allocation tracking on (slub_debug=U, e.g.
+# VMTEST_APPEND=slub_debug=FZPU), log the busiest allocation sites of each
+# cache named in GROWTH (t_slab_growth's output)
+t_slab_traces() {
+	local c f
+	while read -r c _; do
+		f=/sys/kernel/debug/slab/$c/alloc_traces
+		{ [ -n "$c" ] && [ -r "$f" ]; } || continue
+		t_log "allocation sites of $c:"
+		grep -E '^ *[0-9]+ ' "$f" | sort -rn | head -n 5 | t_indent
+	done <<<"$1"
+}
+
+# t_slab_cmp NAME BEFORE AFTER [CACHE_REGEX]: FAIL when t_slab_growth
+# finds a cache that grew from BEFORE to AFTER.
 #
 # Frees deferred past the settle (RCU callbacks and the cleanup work of a
 # netdev deletion take long in a slow TCG guest, longer with the VM's slab
@@ -296,16 +324,7 @@ T_SLAB_IGNORE_DEFAULT='^(dentry|filp|names_cache|.*inode.*|radix_tree_node|buffe
 t_slab_cmp() {
 	local name=$1 before=$2 after=$3 re=${4:-.} out try
 	for try in 1 2 3 4 5 6; do
-		out=$(awk -v re="$re" -v ign="${T_SLAB_IGNORE:-$T_SLAB_IGNORE_DEFAULT}" \
-			-v ncpu="$(nproc)" -v fixed="${T_SLAB_TOL:-}" '
-			NR == FNR { b[$1] = $2; next }
-			$1 ~ re && $1 !~ ign {
-				tol = 2 * $3 * ncpu
-				if (tol < 16) tol = 16
-				if (fixed != "") tol = fixed
-				d = $2 - b[$1]
-				if (d > tol) printf "%s +%d (tolerance %d)\n", $1, d, tol
-			}' "$before" "$after")
+		out=$(t_slab_growth "$before" "$after" "$re")
 		[ -n "$out" ] && [ "$try" -lt 6 ] || break
 		t_log "$name: try $try: $(head -n1 <<<"$out")"
 		sleep 3
@@ -316,7 +335,48 @@ t_slab_cmp() {
 		return 0
 	fi
 	t_indent <<<"$out"
+	t_slab_traces "$out"
 	t_fail "$name" "slab growth: $(head -n1 <<<"$out")"
+	return 1
+}
+
+# t_slab_per_op NAME CMD...: run CMD (a batch of N operations) twice, with a
+# snapshot before, between and after; FAIL when a cache grew beyond the
+# tolerance in both batches, as a leak of a fixed share of the operations
+# does.  Growth in one batch only is something that happened once during
+# the test (a kernel cache filling, a deferred free), not a leak of the
+# operation: it is logged, not failed.  FAIL as well when CMD fails.  A
+# leak of one object in N*2/tolerance operations shows: run N well above
+# the tolerance (t_slab_growth).
+t_slab_per_op() {
+	local name=$1 s0 s1 s2 snap g1 g2 both c out
+	shift
+	s0=$(mktemp) s1=$(mktemp) s2=$(mktemp)
+	t_slab_snap "$s0"
+	for snap in "$s1" "$s2"; do
+		if ! out=$("$@" 2>&1); then
+			tail -n 5 <<<"$out" | t_indent
+			t_fail "$name" "$* failed"
+			rm -f "$s0" "$s1" "$s2"
+			return 1
+		fi
+		t_slab_snap "$snap"
+	done
+	g1=$(t_slab_growth "$s0" "$s1")
+	g2=$(t_slab_growth "$s1" "$s2")
+	both=
+	while read -r c _; do
+		[ -n "$c" ] && grep -q "^$c " <<<"$g2" && both+="$c "
+	done <<<"$g1"
+	rm -f "$s0" "$s1" "$s2"
+	[ -n "$g1" ] && t_log "$name: first batch: $(tr '\n' ';' <<<"$g1")"
+	[ -n "$g2" ] && t_log "$name: second batch: $(tr '\n' ';' <<<"$g2")"
+	if [ -z "$both" ]; then
+		t_pass "$name"
+		return 0
+	fi
+	t_slab_traces "$both"
+	t_fail "$name" "grew in both batches: ${both% }"
 	return 1
 }
 
