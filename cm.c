@@ -1293,6 +1293,36 @@ static u32 irdma_cm_node_hash(const u32 *loc_addr, u16 loc_port,
 }
 
 /**
+ * irdma_cm_same_vlan() - do two VLAN ids name the same network
+ * @a: VLAN id or IRDMA_CM_NO_VLAN
+ * @b: VLAN id or IRDMA_CM_NO_VLAN
+ *
+ * VLAN id 0 is IEEE 802.1Q's priority tag: such a frame (or a VLAN
+ * device with id 0) belongs to the untagged network and carries only a
+ * priority.
+ *
+ * Return: true when @a and @b are the same VLAN, or both untagged.
+ */
+static bool irdma_cm_same_vlan(u16 a, u16 b)
+{
+	return (a ?: IRDMA_CM_NO_VLAN) == (b ?: IRDMA_CM_NO_VLAN);
+}
+
+/**
+ * irdma_cm_pkt_vlan() - the VLAN a received frame belongs to
+ * @pkt: the frame
+ *
+ * Return: its VLAN id, or IRDMA_CM_NO_VLAN when it is untagged or
+ * priority-tagged (VLAN id 0; the priority is the node's user_pri).
+ */
+static u16 irdma_cm_pkt_vlan(const struct irdma_cm_rx_pkt *pkt)
+{
+	u16 vid = pkt->vlan_tci & VLAN_VID_MASK;
+
+	return pkt->vlan_valid && vid ? vid : IRDMA_CM_NO_VLAN;
+}
+
+/**
  * irdma_find_node() - find the node of a 4-tuple
  * @cm_core: CM instance
  * @rem_port: remote port
@@ -1318,7 +1348,8 @@ static struct irdma_cm_node *irdma_find_node(struct irdma_cm_core *cm_core,
 		    cm_node->rem_port == rem_port &&
 		    !memcmp(cm_node->loc_addr, loc_addr, 16) &&
 		    !memcmp(cm_node->rem_addr, rem_addr, 16) &&
-		    (cm_node->vlan_id == vlan_id || cm_node->loopback)) {
+		    (irdma_cm_same_vlan(cm_node->vlan_id, vlan_id) ||
+		     cm_node->loopback)) {
 			irdma_cm_node_get(cm_node);
 			return cm_node;
 		}
@@ -4431,7 +4462,7 @@ irdma_find_listener(struct irdma_cm_core *cm_core, bool ipv4,
 		list_for_each_entry(child, &listener->children, list) {
 			if (child->ipv4 == ipv4 &&
 			    !memcmp(child->loc_addr, dst_addr, 16) &&
-			    (child->vlan_id == vlan_id ||
+			    (irdma_cm_same_vlan(child->vlan_id, vlan_id) ||
 			     child->vlan_id == IRDMA_CM_NO_VLAN))
 				goto found;
 		}
@@ -5588,8 +5619,7 @@ static void irdma_cm_rx(struct irdma_cm_core *cm_core, struct irdma_cm_work *wor
 		return;
 	}
 	cm_core->stats.rx_segs++;
-	vlan_id = pkt->vlan_valid ? pkt->vlan_tci & VLAN_VID_MASK :
-		  IRDMA_CM_NO_VLAN;
+	vlan_id = irdma_cm_pkt_vlan(pkt);
 	cm_node = irdma_find_node(cm_core, seg.sport, seg.saddr, seg.dport,
 				  seg.daddr, vlan_id);
 	if (cm_node && irdma_cm_timewait_reuse(cm_node, &seg)) {

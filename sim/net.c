@@ -149,6 +149,9 @@ static bool irdma_sim_frame_parse(const struct sk_buff *skb,
  * @sim: instance
  * @f: the frame; @f->syn is set when a TCP_SYN entry matched
  *
+ * An entry without a VLAN takes untagged and priority-tagged (VLAN id 0)
+ * frames, as IEEE 802.1Q puts both on the port's untagged network.
+ *
  * Context: RCU read side (the rx_handler).
  * Return: the target QP id, or -ENOENT when no entry matches.
  */
@@ -156,15 +159,15 @@ static int irdma_sim_steer(struct irdma_sim *sim, struct irdma_sim_frame *f)
 {
 	bool pure_syn = (f->flags & (TCPHDR_SYN | TCPHDR_ACK | TCPHDR_RST)) ==
 			TCPHDR_SYN;
-	u16 vid = f->vlan_tci & VLAN_VID_MASK;
+	/* VLAN id 0 is a priority tag: the frame is on the untagged network */
+	u16 vid = f->vlan_valid ? f->vlan_tci & VLAN_VID_MASK : 0;
 	u32 gen = READ_ONCE(sim->gen);
 	struct irdma_sim_qhash *e;
 	int syn_qpn = -ENOENT;
 
 	hash_for_each_possible_rcu(sim->qhash, e, node, f->lport) {
 		if (e->gen != gen || e->ipv4 != f->ipv4 ||
-		    e->lport != f->lport || e->vlan_valid != f->vlan_valid ||
-		    (e->vlan_valid && e->vlan != vid) ||
+		    e->lport != f->lport || e->vlan != vid ||
 		    memcmp(e->lip, f->lip, sizeof(f->lip)))
 			continue;
 		if (e->type == IRDMA_QHASH_TYPE_TCP_ESTABLISHED) {

@@ -101,6 +101,8 @@ struct irdma_test_seg {
 	u16 win;
 	u32 hdr_len;
 	u32 datalen;
+	bool vlan;	/* the sender tagged it (vlan_tci) */
+	u16 vlan_tci;
 	u8 seg[IRDMA_CM_TCP_MAX_HDR + IRDMA_MPA_MAX_FRAME];
 };
 
@@ -118,6 +120,11 @@ struct irdma_test_wire {
 	int fault_from;		/* sender a filter acts on (irdma_t_corrupt_mpa) */
 	int corrupt_off;
 	u8 corrupt_xor;
+	/* a switch port between sender i and the wire priority-tags its
+	 * untagged frames (VLAN id 0, priority prio[i]): dev 0, dev 1, raw
+	 */
+	bool prio_tag[3];
+	u8 prio[3];
 	int sent;
 };
 
@@ -249,6 +256,10 @@ static void irdma_t_wire_put(int from, bool ipv4, const u32 *saddr,
 	p->rx.smac_valid = true;
 	p->rx.vlan_valid = vlan;
 	p->rx.vlan_tci = tci;
+	if (!vlan && w->prio_tag[from]) {
+		p->rx.vlan_valid = true;
+		p->rx.vlan_tci = (u16)w->prio[from] << VLAN_PRIO_SHIFT;
+	}
 
 	spin_lock(&w->lock);
 	n = w->sent++;
@@ -262,6 +273,8 @@ static void irdma_t_wire_put(int from, bool ipv4, const u32 *saddr,
 		s->win = get_unaligned_be16(seg + IRDMA_TCP_OFF_WIN);
 		s->hdr_len = (seg[IRDMA_TCP_OFF_DOFF] >> 4) * 4;
 		s->datalen = len - min(len, s->hdr_len);
+		s->vlan = vlan;
+		s->vlan_tci = tci;
 		memcpy(s->seg, seg, min_t(u32, len, sizeof(s->seg)));
 	}
 	if (w->filter && s)
@@ -868,6 +881,10 @@ static void irdma_t_raw_send(struct irdma_t_raw *r, u8 flags, const u8 *opts,
 	rx.len = IRDMA_ILQ_TCP_OFFSET + hlen + len;
 	rx.ipv4 = true;
 	rx.smac_valid = true;
+	if (irdma_tw->prio_tag[2]) {
+		rx.vlan_valid = true;
+		rx.vlan_tci = (u16)irdma_tw->prio[2] << VLAN_PRIO_SHIFT;
+	}
 	eth_random_addr(rx.smac);
 	irdma_receive_ilq(irdma_t_core(1), &rx);
 	kfree(buf);
@@ -2748,6 +2765,32 @@ static void irdma_test_wildcard_children(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, irdma_tw->dev[1].qhash_syn, 0);
 }
 
+/*
+ * priority-tagged frames (VLAN id 0, as DCB or egress-qos-map send them)
+ * belong to the untagged network: the connection is made both ways, the
+ * answers go out untagged, the priority reaches the QP
+ */
+static void irdma_test_priority_tag_is_untagged(struct kunit *test)
+{
+	struct irdma_test_cmid *l = irdma_t_listen(test, true, NULL, 4);
+	struct irdma_test_cmid *a = irdma_t_cmid(test, 0);
+	int i, tagged = 0;
+
+	irdma_tw->prio_tag[0] = true;
+	irdma_tw->prio[0] = 3;
+	irdma_tw->prio_tag[1] = true;
+	irdma_tw->prio[1] = 5;
+	irdma_t_establish(test, l, a);
+	for (i = 0; i < irdma_tw->nlog; i++)
+		tagged += irdma_tw->log[i].vlan;
+	KUNIT_EXPECT_EQ(test, tagged, 0);
+	KUNIT_EXPECT_EQ(test, irdma_t_tqp(1, 0)->off.user_pri, 3);
+	KUNIT_EXPECT_FALSE(test, irdma_t_tqp(1, 0)->off.insert_vlan);
+	KUNIT_EXPECT_FALSE(test, irdma_t_tqp(0, 0)->off.insert_vlan);
+	KUNIT_EXPECT_EQ(test, irdma_t_core(0)->stats.resets_sent, 0ull);
+	KUNIT_EXPECT_EQ(test, irdma_t_core(1)->stats.resets_sent, 0ull);
+}
+
 static void irdma_test_specific_listener_vlan(struct kunit *test)
 {
 	static const u32 vaddr = 0x0a000102;
@@ -4010,6 +4053,7 @@ static struct kunit_case irdma_cm_conn_cases[] = {
 	KUNIT_CASE(irdma_test_node_limit),
 	KUNIT_CASE(irdma_test_listen_qhash_apbvt),
 	KUNIT_CASE(irdma_test_specific_listener_vlan),
+	KUNIT_CASE(irdma_test_priority_tag_is_untagged),
 	KUNIT_CASE(irdma_test_wildcard_children),
 	KUNIT_CASE(irdma_test_ipv6_wildcard_takes_ipv4),
 	KUNIT_CASE(irdma_test_wildcard_follows_addresses),
