@@ -504,6 +504,27 @@ t_iw_diag() {
 	t_dmesg_since | grep -E 'irdma|siw' | tail -n 20 | t_indent
 }
 
+# t_cap_start NS IF FILE: capture the TCP frames (tagged or not) on IF in
+# netns NS into FILE with dumpcap (its messages in FILE.log), for tshark to
+# read after t_cap_stop.  Return 1 (and no capture) when dumpcap or tshark
+# is missing, 2 when the capture did not start within 30 s.
+t_cap_start() {
+	T_CAP_PID=
+	command -v dumpcap >/dev/null && command -v tshark >/dev/null || return 1
+	ip netns exec "$1" dumpcap -q -i "$2" -f 'tcp or (vlan and tcp)' -w "$3" >"$3.log" 2>&1 &
+	T_CAP_PID=$!
+	t_defer kill "$T_CAP_PID"
+	t_wait 30 test -s "$3" || return 2
+}
+
+# t_cap_stop: end t_cap_start's capture; its file is complete on return
+t_cap_stop() {
+	[ -n "${T_CAP_PID:-}" ] || return 0
+	kill -INT "$T_CAP_PID" 2>/dev/null
+	wait "$T_CAP_PID" 2>/dev/null
+	T_CAP_PID=
+}
+
 # t_rping NAME SERVER_NS CLIENT_NS ADDR PORT: an rping server in SERVER_NS
 # on ADDR:PORT, a client in CLIENT_NS, 10 verified pings; PASS when both
 # end well and the client printed 10 pings.  rping's server sometimes

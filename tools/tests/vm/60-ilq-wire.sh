@@ -73,19 +73,13 @@ t_in "$T_NS_A" ethtool -K "$T_IF_A" tx off >/dev/null 2>&1 ||
 	t_log "cannot turn checksum offload off on $T_IF_A"
 cap=$work/vb.pcap
 have_cap=0
-if command -v dumpcap >/dev/null && command -v tshark >/dev/null; then
-	ip netns exec "$T_NS_B" dumpcap -q -i "$T_IF_B" -f 'tcp or (vlan and tcp)' -w "$cap" >"$work/dumpcap.log" 2>&1 &
-	cap_pid=$!
-	t_defer kill "$cap_pid"
-	if t_wait 30 test -s "$cap"; then
-		have_cap=1
-	else
-		t_indent <"$work/dumpcap.log"
-		t_fail "$P/capture" "dumpcap did not start"
-	fi
-else
-	t_skip "$P/capture" "dumpcap/tshark not installed"
-fi
+t_cap_start "$T_NS_B" "$T_IF_B" "$cap"
+case $? in
+0)	have_cap=1 ;;
+1)	t_skip "$P/capture" "dumpcap/tshark not installed" ;;
+*)	t_indent <"$cap.log"
+	t_fail "$P/capture" "dumpcap did not start" ;;
+esac
 
 # --- traffic that is not the ILQ's passes to the stack ---------------------
 t_check "$P/ping-ipv4" t_in "$T_NS_B" ping -c 2 -i 0.2 -W 2 "$T_IP_A"
@@ -253,8 +247,7 @@ t_check "$P/ping-after" t_in "$T_NS_B" ping -c 1 -W 2 "$T_IP_A"
 
 # --- the capture ---------------------------------------------------------------
 if [ "$have_cap" = 1 ]; then
-	kill -INT "$cap_pid" 2>/dev/null
-	wait "$cap_pid" 2>/dev/null
+	t_cap_stop
 	# one tshark run (seconds to start in the VM): one line per TCP frame
 	tshark -r "$cap" -o tcp.check_checksum:TRUE -o ip.check_checksum:TRUE \
 		-Y tcp -T fields -E separator='|' -E occurrence=f \

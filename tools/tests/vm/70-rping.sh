@@ -25,14 +25,7 @@ t_defer rdma link delete siw0
 
 cap=$work/vb.pcap
 have_cap=0
-if command -v dumpcap >/dev/null && command -v tshark >/dev/null; then
-	ip netns exec "$T_NS_B" dumpcap -q -i "$T_IF_B" -f tcp -w "$cap" >"$work/dumpcap.log" 2>&1 &
-	cap_pid=$!
-	t_defer kill "$cap_pid"
-	t_wait 30 test -s "$cap" && have_cap=1
-fi
-
-
+t_cap_start "$T_NS_B" "$T_IF_B" "$cap" && have_cap=1
 
 t_rping "$P/irdma-client-siw-ipv4" "$T_NS_B" "$T_NS_A" "$T_IP_B" 7201
 t_rping "$P/irdma-client-siw-ipv6" "$T_NS_B" "$T_NS_A" "$T_IP6_B" 7202
@@ -51,8 +44,7 @@ if t_check "$P/link-add-irdma1" t_in "$T_NS_B" rdma link add irdma1 type irdma_s
 fi
 
 if [ "$have_cap" = 1 ]; then
-	kill "$cap_pid" 2>/dev/null
-	sleep 1
+	t_cap_stop
 	tshark -r "$cap" -Y iwarp_ddp -O iwarp_mpa,iwarp_ddp_rdmap >"$work/fpdus" 2>"$work/tshark.err"
 	n=$(grep -c '^Frame ' "$work/fpdus")
 	good=$(grep -c 'Good CRC32' "$work/fpdus")

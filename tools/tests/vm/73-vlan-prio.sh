@@ -27,12 +27,7 @@ t_defer rdma link delete siw0
 
 cap=$work/va.pcap
 have_cap=0
-if command -v dumpcap >/dev/null && command -v tshark >/dev/null; then
-	ip netns exec "$T_NS_A" dumpcap -q -i "$T_IF_A" -f "tcp or (vlan and tcp)" -w "$cap" >"$work/dumpcap.log" 2>&1 &
-	cap_pid=$!
-	t_defer kill "$cap_pid"
-	t_wait 30 test -s "$cap" && have_cap=1
-fi
+t_cap_start "$T_NS_A" "$T_IF_A" "$cap" && have_cap=1
 
 # irdma active: the peer's SYN-ACK arrives priority-tagged
 t_rping "$P/irdma-client-siw-ipv4" "$T_NS_B" "$T_NS_A" "$T_IP_B" 7301
@@ -42,8 +37,7 @@ t_rping "$P/siw-client-irdma-ipv4" "$T_NS_A" "$T_NS_B" "$T_IP_A" 7303
 t_rping "$P/siw-client-irdma-ipv6" "$T_NS_A" "$T_NS_B" "$T_IP6_A" 7304
 
 if [ "$have_cap" = 1 ]; then
-	kill "$cap_pid" 2>/dev/null
-	sleep 1
+	t_cap_stop
 	count() { tshark -r "$cap" -Y "$1" 2>>"$work/tshark.err" | wc -l; }
 	peer="(ip.src == $T_IP_B || ipv6.src == $T_IP6_B)"
 	us="(ip.src == $T_IP_A || ipv6.src == $T_IP6_A)"
