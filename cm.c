@@ -4967,12 +4967,14 @@ static void irdma_cm_bind(struct irdma_cm_node *cm_node, struct iw_cm_id *cm_id,
  * nodes take windows, scales and MSS from this device and sequence
  * numbers from their ISNs; the MPA request is built by the active node
  * and parsed by the passive one exactly as on the wire, so both TCP
- * contexts agree when the QPs are offloaded.  The listener then gets
- * CONNECT_REQUEST.
+ * contexts agree when the QPs are offloaded.  Each node gets an address
+ * handle, so each QP context names a programmed ARP entry (this device's
+ * MAC), as the adapter needs to send the QP's segments to itself.  The
+ * listener then gets CONNECT_REQUEST.
  *
- * Context: cm_core->mutex held.
+ * Context: cm_core->mutex held; may sleep (hw ops).
  * Return: 0, -ECONNREFUSED (no listener, backlog full, bad request),
- * -ENOBUFS (tun.max_nodes) or -ENOMEM.
+ * -ENOBUFS (tun.max_nodes), -ENOMEM, or the address handle's error.
  */
 static int irdma_cm_loopback_connect(struct irdma_cm_node *cm_node)
 {
@@ -5015,6 +5017,13 @@ static int irdma_cm_loopback_connect(struct irdma_cm_node *cm_node)
 	irdma_cm_node_get(cm_node);
 	peer->lpb_peer = cm_node;
 
+	/* both QP contexts name an ARP entry: our own address and MAC */
+	ret = irdma_cm_create_ah(cm_node);
+	if (!ret)
+		ret = irdma_cm_create_ah(peer);
+	if (ret)
+		goto err_peer;
+
 	/* the handshake, without segments: SYN and SYN-ACK consume one each */
 	cm_node->snd_nxt = cm_node->iss + 1;
 	peer->snd_nxt = peer->iss + 1;
@@ -5046,6 +5055,7 @@ static int irdma_cm_loopback_connect(struct irdma_cm_node *cm_node)
 	peer->mpa_rx_len = cm_node->mpa_frame_len;
 	irdma_cm_mpa_request_rcvd(peer);
 	ret = peer->state == IRDMA_CM_STATE_MPAREQ_RCVD ? 0 : -ECONNREFUSED;
+err_peer:
 	if (ret) {
 		irdma_cm_node_finish(peer);
 		cm_node->lpb_peer = NULL;

@@ -1293,6 +1293,24 @@ static void irdma_sim_iw_read_ctx(struct irdma_sim_iw *iw, const __le64 *ctx)
 }
 
 /**
+ * irdma_sim_arp_programmed() - is an ARP-cache index a programmed entry
+ * @sim: instance
+ * @idx: index from a QP context
+ *
+ * Return: true when MANAGE_ARP made entry @idx valid.
+ */
+static bool irdma_sim_arp_programmed(struct irdma_sim *sim, u32 idx)
+{
+	unsigned long flags;
+	bool ok;
+
+	spin_lock_irqsave(&sim->lock, flags);
+	ok = sim->arp && idx < sim->narp && sim->arp[idx].valid;
+	spin_unlock_irqrestore(&sim->lock, flags);
+	return ok;
+}
+
+/**
  * irdma_sim_iw_modify() - MODIFY_QP of an iWARP QP, after the model took
  * over the new context and state
  * @sim: instance
@@ -1308,6 +1326,7 @@ u16 irdma_sim_iw_modify(struct irdma_sim *sim, struct irdma_sim_qp *qp, u64 hdr)
 	struct irdma_sim_iw *iw = qp->iw;
 	unsigned long flags;
 	u64 qw20;
+	u32 arp;
 
 	if (!iw)
 		return 0;
@@ -1319,6 +1338,14 @@ u16 irdma_sim_iw_modify(struct irdma_sim *sim, struct irdma_sim_qp *qp, u64 hdr)
 					     "QP %u: MPA markers are not supported\n",
 					     qp->id);
 			return IRDMA_CQP_MINOR_INVALID_STATE;
+		}
+		arp = FIELD_GET(IRDMA_QPC_QW6_ARPIDX,
+				le64_to_cpu(qp->ctx[IRDMA_QPC_QW6]));
+		if (!irdma_sim_arp_programmed(sim, arp)) {
+			dev_info_ratelimited(&sim->dev,
+					     "QP %u: ARP index %u is not a programmed entry\n",
+					     qp->id, arp);
+			return IRDMA_CQP_MINOR_BAD_ID;
 		}
 		if (irdma_sim_iw_alloc_bufs(iw))
 			return IRDMA_CQP_MINOR_NO_RESOURCE;

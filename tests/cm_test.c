@@ -29,6 +29,7 @@
 #define T_MAX_LOG	96
 #define T_MAX_QP	4
 #define T_MAX_AH	32
+#define T_MAX_ARP	8
 #define T_MAX_EV	16
 #define T_MAX_ADDR	4
 
@@ -78,6 +79,10 @@ struct irdma_test_dev {
 	int apbvt;
 	int arp_adds;
 	u8 arp_last_mac[ETH_ALEN];
+	/* the fake ARP cache: entry i maps arp_ip[i] to arp_mac[i] */
+	int narp;
+	u32 arp_ip[T_MAX_ARP][4];
+	u8 arp_mac[T_MAX_ARP][ETH_ALEN];
 	int route_err;
 	u16 route_vlan;
 	bool rts_auto;
@@ -349,9 +354,27 @@ static int irdma_t_arp_index(struct irdma_cm_core *core, bool ipv4,
 			     const u32 *ip, const u8 *mac)
 {
 	struct irdma_test_dev *d = irdma_t_dev(core);
+	int i;
 
+	d->arp_adds++;
 	ether_addr_copy(d->arp_last_mac, mac);
-	return ++d->arp_adds;
+	for (i = 0; i < d->narp; i++)
+		if (!memcmp(d->arp_ip[i], ip, 16))
+			break;
+	if (i == T_MAX_ARP)
+		return -ENOSPC;
+	if (i == d->narp)
+		memcpy(d->arp_ip[d->narp++], ip, 16);
+	ether_addr_copy(d->arp_mac[i], mac);
+	return i;
+}
+
+/* @idx is a programmed entry of dev's ARP cache, holding @mac */
+static bool irdma_t_arp_is(int dev, int idx, const u8 *mac)
+{
+	struct irdma_test_dev *d = &irdma_tw->dev[dev];
+
+	return idx >= 0 && idx < d->narp && ether_addr_equal(d->arp_mac[idx], mac);
 }
 
 static struct irdma_qp *irdma_t_qp_get(struct irdma_cm_core *core, u32 qpn)
@@ -1672,6 +1695,11 @@ static void irdma_test_connect_accept_ipv4(struct kunit *test)
 				     16), 0);
 	KUNIT_EXPECT_EQ(test, ao->ird, 8);
 	KUNIT_EXPECT_EQ(test, po->ord, 8);
+	/* each context names the ARP entry of the other side's MAC */
+	KUNIT_EXPECT_TRUE(test, irdma_t_arp_is(0, ao->arp_idx,
+					       irdma_tw->dev[1].netdev->dev_addr));
+	KUNIT_EXPECT_TRUE(test, irdma_t_arp_is(1, po->arp_idx,
+					       irdma_tw->dev[0].netdev->dev_addr));
 	/*
 	 * the 4-tuple stays steered while the connection is offloaded (no
 	 * window in which its frames reach the host stack); it goes with
@@ -3028,6 +3056,11 @@ static void irdma_test_loopback_connect_accept(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, po->lsmm_len, 0u);
 	KUNIT_EXPECT_EQ(test, ao->rtr, po->rtr);
 	KUNIT_EXPECT_EQ(test, ao->snd_wnd, po->rcv_wnd);
+	/* both contexts name a programmed ARP entry of this device's MAC */
+	KUNIT_EXPECT_TRUE(test, irdma_t_arp_is(0, ao->arp_idx,
+					       irdma_tw->dev[0].netdev->dev_addr));
+	KUNIT_EXPECT_TRUE(test, irdma_t_arp_is(0, po->arp_idx,
+					       irdma_tw->dev[0].netdev->dev_addr));
 }
 
 static void irdma_test_loopback_ipv6(struct kunit *test)
