@@ -863,8 +863,9 @@ void irdma_qp_put(struct irdma_qp *iwqp)
  * @info: the connection
  *
  * Slot 0: the LSMM (passive: the MPA reply as raw stream bytes, then wait
- * for the peer's first PDU) or the RTR (active: zero-length Read or
- * Write; a NOP for MPA v1); slot 1: NOP with local fence; slot 2: raise
+ * for the peer's first PDU; a loopback passive QP expecting an RTR sends
+ * no bytes and waits all the same) or the RTR (active: zero-length Read
+ * or Write; a NOP for MPA v1); slot 1: NOP with local fence; slot 2: raise
  * the "connection established" AE.  First lap: valid = 1.
  *
  * Return: 0 or a negative errno.
@@ -882,6 +883,10 @@ static int irdma_qp_write_conn_wqes(struct irdma_qp *iwqp,
 		w[0].qw[1] = le64_encode_bits(info->lsmm_len, IRDMA_WQE_FRAG_LEN) |
 			     le64_encode_bits(iwqp->lsmm_stag, IRDMA_WQE_FRAG_STAG) |
 			     cpu_to_le64(IRDMA_WQE_FRAG_VALID);
+		hdr0 = FIELD_PREP(IRDMA_WQE_HDR_OPCODE, IRDMA_WQE_OP_SEND) |
+		       IRDMA_WQE_HDR_STREAMMODE | IRDMA_WQE_HDR_WAITFORRCVPDU;
+	} else if (!info->active && info->rtr != IRDMA_RTR_NONE) {
+		/* loopback: no reply to send, the RTR still comes first */
 		hdr0 = FIELD_PREP(IRDMA_WQE_HDR_OPCODE, IRDMA_WQE_OP_SEND) |
 		       IRDMA_WQE_HDR_STREAMMODE | IRDMA_WQE_HDR_WAITFORRCVPDU;
 	} else if (info->active && info->rtr == IRDMA_RTR_READ) {

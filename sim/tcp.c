@@ -13,7 +13,8 @@
  * TCP_REPAIR_OPTIONS (MSS, window scales); TCP_REPAIR_WINDOW (the
  * windows of the context); the MSS trap: no timestamps, so the header
  * length is the bare TCP header, and tcp_sync_mss() with the route's MTU;
- * then TCP_REPAIR off (one window-probe ACK goes out).  Frames of the quad
+ * then TCP_REPAIR off (one window-probe ACK goes out, except on a
+ * loopback connection, whose other end may not be a socket yet).  Frames of the quad
  * that arrived meanwhile were held by the rx_handler (qp.c) and are
  * replayed into the stack afterwards; TCP drops what it already has.
  *
@@ -195,6 +196,7 @@ int irdma_sim_tcp_handoff(struct irdma_sim_iw *iw)
 	unsigned long flags;
 	struct sock *sk;
 	int len, err;
+	bool local;
 
 	err = sock_create_kern(net, iw->ipv4 ? AF_INET : AF_INET6, SOCK_STREAM,
 			       IPPROTO_TCP, &sock);
@@ -258,6 +260,7 @@ int irdma_sim_tcp_handoff(struct irdma_sim_iw *iw)
 	dst = __sk_dst_get(sk);
 	if (dst)
 		tcp_sync_mss(sk, dst_mtu(dst));
+	local = dst && dst->dev && (dst->dev->flags & IFF_LOOPBACK);
 	release_sock(sk);
 
 	irdma_sim_tcp_int(sock, SOL_TCP, TCP_NODELAY, 1);
@@ -280,7 +283,14 @@ int irdma_sim_tcp_handoff(struct irdma_sim_iw *iw)
 	write_unlock_bh(&sk->sk_callback_lock);
 	sk->sk_allocation = GFP_ATOMIC;
 
-	err = irdma_sim_tcp_int(sock, SOL_TCP, TCP_REPAIR, TCP_REPAIR_OFF);
+	/*
+	 * Both ends of a loopback connection are QPs of this adapter, handed
+	 * off one after the other: a window probe from the first would find
+	 * no socket for the second yet, and the stack would answer it with a
+	 * RST.  Such a connection leaves repair mode silently.
+	 */
+	err = irdma_sim_tcp_int(sock, SOL_TCP, TCP_REPAIR,
+				local ? TCP_REPAIR_OFF_NO_WP : TCP_REPAIR_OFF);
 	if (err)
 		goto fail_cb;
 	/*

@@ -8,6 +8,7 @@
 #   - irdma0 (irdma_sim on va, netns a) as client of siw0 (vb, netns b);
 #   - siw0 as client of irdma0 (siw's MPA v2 request lacks the
 #     peer-to-peer flag: the client-server model, no RTR);
+#   - irdma0 to itself (loopback: both ends on one device);
 #   - irdma0 <-> irdma1 (a second model instance on vb), both directions.
 # Then the devices go, the modules unload, and the kernel log is clean.
 # A capture on vb, decoded by tshark's iWARP dissectors, checks the
@@ -32,6 +33,10 @@ t_rping "$P/irdma-client-siw-ipv6" "$T_NS_B" "$T_NS_A" "$T_IP6_B" 7202
 # siw asks for MPA v2 without the peer-to-peer flag: no RTR, it sends first
 t_rping "$P/siw-client-irdma-ipv4" "$T_NS_A" "$T_NS_B" "$T_IP_A" 7207
 t_rping "$P/siw-client-irdma-ipv6" "$T_NS_A" "$T_NS_B" "$T_IP6_A" 7208
+# both ends on irdma0: the CM joins the nodes without the wire, the
+# adapter loops the QPs' traffic back
+t_rping "$P/irdma-loopback-ipv4" "$T_NS_A" "$T_NS_A" "$T_IP_A" 7209
+t_rping "$P/irdma-loopback-ipv6" "$T_NS_A" "$T_NS_A" "$T_IP6_A" 7210
 
 t_check "$P/link-delete-siw" rdma link delete siw0
 if t_check "$P/link-add-irdma1" t_in "$T_NS_B" rdma link add irdma1 type irdma_sim netdev "$T_IF_B"; then
