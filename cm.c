@@ -3172,11 +3172,13 @@ static void irdma_retrans_expired(struct irdma_cm_node *cm_node)
  * irdma_cm_max_retries() - how often a node's segment is retransmitted
  * @cm_node: node with a segment awaiting acknowledgment
  *
- * A SYN-ACK: tun.synack_retries (a half-open node holds an AH and a
- * steering entry; a spoofed SYN must not keep them for minutes).  The
+ * A SYN: tun.syn_retries (a connect to a dead peer ends in about a
+ * minute, as the kernel's TCP connect does).  A SYN-ACK:
+ * tun.synack_retries (a half-open node holds an AH and a steering entry;
+ * a spoofed SYN must not keep them for minutes).  The
  * FIN of a node no ULP is attached to (orphaned: rejected, failed or
- * closed before offload): tun.orphan_retries.  Otherwise (SYN, MPA
- * request) tun.max_rexmits.
+ * closed before offload): tun.orphan_retries.  Otherwise (MPA request,
+ * FIN) tun.max_rexmits.
  *
  * Context: cm_core->mutex held.
  * Return: the number of retransmissions allowed.
@@ -3187,6 +3189,8 @@ static unsigned int irdma_cm_max_retries(struct irdma_cm_node *cm_node)
 
 	lockdep_assert_held(&cm_node->core->mutex);
 	switch (cm_node->state) {
+	case IRDMA_CM_STATE_SYN_SENT:
+		return tun->syn_retries;
 	case IRDMA_CM_STATE_SYN_RCVD:
 		return tun->synack_retries;
 	case IRDMA_CM_STATE_FIN_WAIT1:
@@ -6075,8 +6079,8 @@ int irdma_destroy_listen(struct iw_cm_id *cm_id)
  * @ops: hardware layer (const, lives as long as the core)
  * @iwdev: device; iwdev->netdev and iwdev->ibdev must be set
  *
- * Sets the default timer constants (fact sheet §7.2) and the kernel
- * network lookups, and creates the ordered workqueue.
+ * Sets the default timer constants (struct irdma_cm_tunables) and the
+ * kernel network lookups, and creates the ordered workqueue.
  *
  * Context: process context.
  * Return: 0 or -ENOMEM.
@@ -6103,6 +6107,7 @@ int irdma_setup_cm_core(struct irdma_cm_core *cm_core,
 	cm_core->tun.fin_wait2_timeout = 60 * HZ;
 	cm_core->tun.mpa_timeout = 30 * HZ;
 	cm_core->tun.mpa_v1_fallback = true;
+	cm_core->tun.syn_retries = 6;
 	cm_core->tun.synack_retries = 5;
 	cm_core->tun.orphan_retries = 8;
 	cm_core->tun.max_half_open = 256;

@@ -40,7 +40,7 @@
  *   context): irdma_cm_qp_established(iwqp).
  * - Any AE that ends or degrades the connection of an offloaded QP (FIN
  *   received, close complete, connection reset, bad close, reset sent,
- *   terminate, the "abnormal" AEs of the fact sheet §6.2) (any context):
+ *   terminate, and the AEs of protocol and access errors) (any context):
  *	irdma_cm_disconn(iwqp, ae_code, aeqe_tcp_state);
  *   After ib_modify_qp() has moved an offloaded QP to SQD/CLOSING (FIN
  *   sent): irdma_cm_disconn(iwqp, 0, IRDMA_TCPS_FIN_WAIT_1); after a
@@ -225,7 +225,7 @@ struct sockaddr_storage;
 #define IRDMA_CM_DEFAULT_SS_THRESH	0x3FFFFFFF
 #define IRDMA_CM_DEFAULT_REXMIT_THRESH	8
 
-/* GEN_2 ILQ receive buffer (fact sheet §4.6) */
+/* GEN_2 ILQ receive buffer layout */
 #define IRDMA_ILQ_IPV4_OFFSET		20
 #define IRDMA_ILQ_TCP_OFFSET		40
 
@@ -440,7 +440,7 @@ struct irdma_cm_qhash_info {
 
 /**
  * struct irdma_cm_offload_info - TCP and iWARP context of an offloaded
- * connection (fact sheet §1.6b); the hw layer formats it
+ * connection; the hw layer formats it into the QP context
  * @ipv4: IPv4 (else IPv6)
  * @loc_addr: local IP in QP-context layout: host-order words, IPv4 in [3]
  *	and [0..2] zero, IPv6 [0] most significant
@@ -603,12 +603,15 @@ struct irdma_cm_net_ops {
 
 /**
  * struct irdma_cm_tunables - timer and retry constants of a CM instance
- * (jiffies); irdma_setup_cm_core() sets the values of the fact sheet §7.2,
- * tests shorten them
+ * (jiffies); irdma_setup_cm_core() sets the defaults given here, tests
+ * shorten them
  * @rexmit_timeout: first retransmission timeout (1 s)
  * @rexmit_max_timeout: backoff cap (12 s)
- * @max_rexmits: retransmissions before giving up (32): SYN, MPA request,
- *	and the FIN of a node whose ULP is still attached
+ * @max_rexmits: retransmissions before giving up (32): MPA request, and
+ *	the FIN of a node whose ULP is still attached
+ * @syn_retries: retransmissions of an active open's SYN (6, as
+ *	tcp_syn_retries: with our backoff the connect gives up after about
+ *	a minute, and rdma_destroy_id() never waits longer)
  * @synack_retries: retransmissions of a SYN-ACK (5, as tcp_synack_retries)
  * @orphan_retries: retransmissions of the FIN (or MPA reject and FIN) of a
  *	node no ULP is attached to any more (8, what Linux's
@@ -645,6 +648,7 @@ struct irdma_cm_tunables {
 	unsigned int max_rx_queued;
 	unsigned int reply_rate;
 	unsigned int reply_burst;
+	unsigned int syn_retries;
 	unsigned int synack_retries;
 	unsigned int orphan_retries;
 	unsigned int max_half_open;

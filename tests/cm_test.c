@@ -672,6 +672,7 @@ static int irdma_cm_test_init(struct kunit *test)
 		d->iwdev->cm_core.tun.rexmit_timeout = msecs_to_jiffies(20);
 		d->iwdev->cm_core.tun.rexmit_max_timeout = msecs_to_jiffies(40);
 		d->iwdev->cm_core.tun.max_rexmits = 5;
+		d->iwdev->cm_core.tun.syn_retries = 3;
 		d->iwdev->cm_core.tun.synack_retries = 5;
 		d->iwdev->cm_core.tun.orphan_retries = 5;
 		d->iwdev->cm_core.tun.time_wait = msecs_to_jiffies(30);
@@ -1988,7 +1989,7 @@ static void irdma_test_connect_timeout(struct kunit *test)
 		syns += irdma_tw->log[i].flags == IRDMA_TCP_SYN;
 		rsts += !!(irdma_tw->log[i].flags & IRDMA_TCP_RST);
 	}
-	KUNIT_EXPECT_EQ(test, syns, 1 + 5);	/* first + max_rexmits */
+	KUNIT_EXPECT_EQ(test, syns, 1 + 3);	/* first + syn_retries */
 	KUNIT_EXPECT_EQ(test, rsts, 1);
 	KUNIT_EXPECT_EQ(test, irdma_t_core(0)->stats.connect_timeouts, 1ull);
 	KUNIT_EXPECT_EQ(test, irdma_t_core(0)->node_cnt, 0u);
@@ -2005,6 +2006,7 @@ static void irdma_test_backoff_doubles_and_caps(struct kunit *test)
 	core->tun.rexmit_timeout = HZ;		/* long: we drive it */
 	core->tun.rexmit_max_timeout = 12 * HZ;
 	core->tun.max_rexmits = 32;
+	core->tun.syn_retries = 32;
 	irdma_tw->filter = irdma_t_drop_all;
 	KUNIT_ASSERT_EQ(test, irdma_t_connect(test, a, NULL, 0), 0);
 	mutex_lock(&core->mutex);
