@@ -246,6 +246,9 @@ enum irdma_sim_iw_phase {
  * @term_act: TERMACT of that modify
  * @held: frames of the quad held during the handoff
  * @sock: the TCP socket (NULL before the handoff and after the close)
+ * @lpb_sock: a loopback connection's socket while it waits in repair mode
+ *	for the socket of the other end (irdma_sim_tcp_handoff()); set and
+ *	cleared under sim->lock
  * @ipv4: addresses are IPv4 (word 3)
  * @lip: local IP, word 0 most significant
  * @rip: remote IP
@@ -330,6 +333,7 @@ struct irdma_sim_iw {
 	u8 term_act;
 	struct sk_buff_head held;
 	struct socket *sock;
+	struct socket *lpb_sock;
 
 	bool ipv4;
 	u32 lip[4];
@@ -426,6 +430,7 @@ void irdma_sim_iw_free_bufs(struct irdma_sim_iw *iw);
 
 /* tcp.c */
 int irdma_sim_tcp_handoff(struct irdma_sim_iw *iw);
+bool irdma_sim_iw_lpb_wait(struct irdma_sim_iw *iw, struct socket *sock);
 void irdma_sim_tcp_release(struct irdma_sim_iw *iw, bool abort);
 void irdma_sim_tcp_shutdown(struct irdma_sim_iw *iw);
 int irdma_sim_tcp_send(struct irdma_sim_iw *iw, const void *buf, u32 len);

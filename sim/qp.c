@@ -927,6 +927,48 @@ static void irdma_sim_iw_quad_add(struct irdma_sim_iw *iw)
 }
 
 /**
+ * irdma_sim_iw_lpb_wait() - must a loopback connection's socket wait for
+ * the other end's
+ * @iw: engine in the handoff phase, on a loopback connection
+ * @sock: its socket, in repair mode
+ *
+ * Notes @sock as the engine's waiting socket, so that the other end sees
+ * it, and looks for that end: the QP of this instance with the reversed
+ * quad.  When it has a socket, waiting or live, neither need wait any
+ * more; a waiting one is woken.  Noting and looking under one hold of
+ * sim->lock means the second of two ends always sees the first.
+ *
+ * Context: the QP's work.
+ * Return: true when @iw must wait (its work runs again when the other end
+ * has its socket).
+ */
+bool irdma_sim_iw_lpb_wait(struct irdma_sim_iw *iw, struct socket *sock)
+{
+	struct irdma_sim *sim = iw->sim;
+	struct irdma_sim_iw *p;
+	unsigned long flags;
+	bool wait = true;
+
+	spin_lock_irqsave(&sim->lock, flags);
+	iw->lpb_sock = sock;
+	hash_for_each_possible(sim->iw_quads, p, hnode, iw->rport) {
+		if (p == iw || p->lport != iw->rport || p->rport != iw->lport ||
+		    p->ipv4 != iw->ipv4 ||
+		    memcmp(p->lip, iw->rip, sizeof(p->lip)) ||
+		    memcmp(p->rip, iw->lip, sizeof(p->rip)))
+			continue;
+		if (p->sock || p->lpb_sock) {
+			wait = false;
+			if (p->lpb_sock)
+				irdma_sim_iw_kick(p);
+		}
+		break;
+	}
+	spin_unlock_irqrestore(&sim->lock, flags);
+	return wait;
+}
+
+/**
  * irdma_sim_iw_steal() - the rx_handler's question: does an offloaded QP
  * own this frame's quad?
  * @sim: instance
@@ -1059,6 +1101,7 @@ static void irdma_sim_iw_work(struct work_struct *work)
 	unsigned long flags;
 	u8 state, term_act;
 	u32 n;
+	int ret;
 
 	for (n = 0; n < IRDMA_SIM_IW_BUDGET; n++) {
 		progress = false;
@@ -1078,7 +1121,10 @@ static void irdma_sim_iw_work(struct work_struct *work)
 		spin_unlock_irqrestore(&sim->lock, flags);
 
 		if (iw->phase == IRDMA_SIM_IW_HANDOFF && !reset) {
-			if (irdma_sim_tcp_handoff(iw)) {
+			ret = irdma_sim_tcp_handoff(iw);
+			if (ret == -EAGAIN) {
+				/* a loopback end waits for the other */
+			} else if (ret) {
 				iw->phase = IRDMA_SIM_IW_DOWN;
 				iw->closed = true;
 				irdma_sim_iw_ae(iw, IRDMA_AE_LLP_CONNECTION_RESET,
@@ -1091,10 +1137,10 @@ static void irdma_sim_iw_work(struct work_struct *work)
 				WRITE_ONCE(sim->poll_kick, true);
 				wake_up(&sim->poll_wq);
 			}
-			progress = true;
+			progress = ret != -EAGAIN;
 			running = iw->phase == IRDMA_SIM_IW_RUN;
 		}
-		if (reset && iw->sock) {
+		if (reset && (iw->sock || iw->lpb_sock)) {
 			/* MODIFY to ERROR with RESETCON: abort with a RST */
 			irdma_sim_tcp_release(iw, true);
 			iw->closed = true;

@@ -13,8 +13,8 @@
  * TCP_REPAIR_OPTIONS (MSS, window scales); TCP_REPAIR_WINDOW (the
  * windows of the context); the MSS trap: no timestamps, so the header
  * length is the bare TCP header, and tcp_sync_mss() with the route's MTU;
- * then TCP_REPAIR off (one window-probe ACK goes out, except on a
- * loopback connection, whose other end may not be a socket yet).  Frames of the quad
+ * then TCP_REPAIR off (one window-probe ACK goes out; a loopback
+ * connection waits for its other end first, see irdma_sim_tcp_handoff()).  Frames of the quad
  * that arrived meanwhile were held by the rx_handler (qp.c) and are
  * replayed into the stack afterwards; TCP drops what it already has.
  *
@@ -178,13 +178,18 @@ static void irdma_sim_tcp_evict_tw(struct net *net, struct irdma_sim_iw *iw)
 }
 
 /**
- * irdma_sim_tcp_handoff() - continue the QP's connection on a socket
+ * irdma_sim_tcp_restore() - a socket in repair mode holding the QP's
+ * connection
  * @iw: engine in the handoff phase, connection read from the context
+ * @sockp: receives the socket, connected and in repair mode, with the
+ *	engine's callbacks
+ * @local: set when the connection's other end is this host (loopback)
  *
  * Context: the QP's work (kworker: CAP_NET_ADMIN).
- * Return: 0 or a negative errno (the connection is lost).
+ * Return: 0 or a negative errno.
  */
-int irdma_sim_tcp_handoff(struct irdma_sim_iw *iw)
+static int irdma_sim_tcp_restore(struct irdma_sim_iw *iw,
+				 struct socket **sockp, bool *local)
 {
 	struct irdma_sim *sim = iw->sim;
 	struct net *net = dev_net(sim->netdev);
@@ -193,10 +198,8 @@ int irdma_sim_tcp_handoff(struct irdma_sim_iw *iw)
 	struct sockaddr_storage ss;
 	struct dst_entry *dst;
 	struct socket *sock;
-	unsigned long flags;
 	struct sock *sk;
 	int len, err;
-	bool local;
 
 	err = sock_create_kern(net, iw->ipv4 ? AF_INET : AF_INET6, SOCK_STREAM,
 			       IPPROTO_TCP, &sock);
@@ -260,7 +263,7 @@ int irdma_sim_tcp_handoff(struct irdma_sim_iw *iw)
 	dst = __sk_dst_get(sk);
 	if (dst)
 		tcp_sync_mss(sk, dst_mtu(dst));
-	local = dst && dst->dev && (dst->dev->flags & IFF_LOOPBACK);
+	*local = dst && dst->dev && (dst->dev->flags & IFF_LOOPBACK);
 	release_sock(sk);
 
 	irdma_sim_tcp_int(sock, SOL_TCP, TCP_NODELAY, 1);
@@ -282,17 +285,68 @@ int irdma_sim_tcp_handoff(struct irdma_sim_iw *iw)
 	sk->sk_state_change = irdma_sim_tcp_data_ready;
 	write_unlock_bh(&sk->sk_callback_lock);
 	sk->sk_allocation = GFP_ATOMIC;
+	*sockp = sock;
+	return 0;
 
-	/*
-	 * Both ends of a loopback connection are QPs of this adapter, handed
-	 * off one after the other: a window probe from the first would find
-	 * no socket for the second yet, and the stack would answer it with a
-	 * RST.  Such a connection leaves repair mode silently.
-	 */
+fail:
+	sock_release(sock);
+	return err;
+}
+
+/**
+ * irdma_sim_tcp_unhook() - detach a socket from the engine
+ * @sock: socket with the engine's callbacks
+ */
+static void irdma_sim_tcp_unhook(struct socket *sock)
+{
+	write_lock_bh(&sock->sk->sk_callback_lock);
+	sock->sk->sk_user_data = NULL;
+	write_unlock_bh(&sock->sk->sk_callback_lock);
+}
+
+/**
+ * irdma_sim_tcp_handoff() - continue the QP's connection on a socket
+ * @iw: engine in the handoff phase, connection read from the context
+ *
+ * Both ends of a loopback connection are QPs of this adapter, handed off
+ * one after the other: a segment from the first socket (a window probe,
+ * the RTR) would find no socket for the second yet, and the stack would
+ * answer it with a RST.  So the first waits in repair mode, where it
+ * sends nothing but takes what arrives, until the second exists
+ * (irdma_sim_iw_lpb_wait(), which also wakes a waiting first end); and a
+ * loopback socket leaves repair mode without a window probe.
+ *
+ * Context: the QP's work (kworker: CAP_NET_ADMIN).
+ * Return: 0, -EAGAIN while a loopback connection waits for its other
+ * end (the work runs again when it comes), or another negative errno (the
+ * connection is lost).
+ */
+int irdma_sim_tcp_handoff(struct irdma_sim_iw *iw)
+{
+	struct irdma_sim *sim = iw->sim;
+	struct socket *sock = iw->lpb_sock;
+	bool local = true;
+	unsigned long flags;
+	int err;
+
+	if (!sock) {
+		err = irdma_sim_tcp_restore(iw, &sock, &local);
+		if (err)
+			goto fail;
+	}
+	if (local && irdma_sim_iw_lpb_wait(iw, sock))
+		return -EAGAIN;
+
 	err = irdma_sim_tcp_int(sock, SOL_TCP, TCP_REPAIR,
 				local ? TCP_REPAIR_OFF_NO_WP : TCP_REPAIR_OFF);
-	if (err)
-		goto fail_cb;
+	if (err) {
+		spin_lock_irqsave(&sim->lock, flags);
+		iw->lpb_sock = NULL;
+		spin_unlock_irqrestore(&sim->lock, flags);
+		irdma_sim_tcp_unhook(sock);
+		sock_release(sock);
+		goto fail;
+	}
 	/*
 	 * An offloaded connection lives in the adapter, not in the host's
 	 * port space.  Leaving repair mode clears the socket's address reuse;
@@ -300,21 +354,17 @@ int irdma_sim_tcp_handoff(struct irdma_sim_iw *iw)
 	 * same port (siw's listener of a wildcard rdma_listen) is not refused
 	 * with EADDRINUSE because of this one, now or in TIME_WAIT.
 	 */
-	sock_set_reuseaddr(sk);
+	sock_set_reuseaddr(sock->sk);
 	spin_lock_irqsave(&sim->lock, flags);
 	iw->sock = sock;
+	iw->lpb_sock = NULL;
 	iw->qp->tcp_state = IRDMA_TCPS_ESTABLISHED;
 	spin_unlock_irqrestore(&sim->lock, flags);
 	return 0;
 
-fail_cb:
-	write_lock_bh(&sk->sk_callback_lock);
-	sk->sk_user_data = NULL;
-	write_unlock_bh(&sk->sk_callback_lock);
 fail:
 	dev_warn_ratelimited(&sim->dev, "QP %u: TCP handoff failed: %d\n",
 			     iw->qpn, err);
-	sock_release(sock);
 	return err;
 }
 
@@ -329,14 +379,20 @@ void irdma_sim_tcp_release(struct irdma_sim_iw *iw, bool abort)
 	struct socket *sock = iw->sock;
 	struct linger l = { .l_onoff = 1, .l_linger = 0 };
 	unsigned long flags;
-	struct sock *sk;
 
+	if (iw->lpb_sock) {
+		/* still in repair mode: it goes without a segment */
+		sock = iw->lpb_sock;
+		spin_lock_irqsave(&sim->lock, flags);
+		iw->lpb_sock = NULL;
+		spin_unlock_irqrestore(&sim->lock, flags);
+		irdma_sim_tcp_unhook(sock);
+		sock_release(sock);
+		return;
+	}
 	if (!sock)
 		return;
-	sk = sock->sk;
-	write_lock_bh(&sk->sk_callback_lock);
-	sk->sk_user_data = NULL;
-	write_unlock_bh(&sk->sk_callback_lock);
+	irdma_sim_tcp_unhook(sock);
 	spin_lock_irqsave(&sim->lock, flags);
 	iw->sock = NULL;
 	iw->ready = false;
