@@ -2348,16 +2348,16 @@ static void irdma_cm_node_finish(struct irdma_cm_node *cm_node)
  */
 
 /**
- * irdma_cm_reply_allowed() - may one more unsolicited reply go out
+ * irdma_cm_reply_allowed() - may one more reset answering a segment go out
  * @cm_core: CM instance
  *
- * A token bucket per CM instance (RFC 5961 section 7 throttles challenge
- * ACKs; the same bucket covers stateless RSTs and the ACKs answering
- * unacceptable segments): tun.reply_rate tokens a second, at most
+ * A token bucket per CM instance for stateless RSTs and RSTs to
+ * unacceptable segments: tun.reply_rate tokens a second, at most
  * tun.reply_burst.  A spoofed flood then costs neither unbounded
  * transmissions (nor, for stateless RSTs, the AH each one takes) nor a
- * reflected storm towards a victim.  Refusals are counted in
- * stats.replies_ratelimited.
+ * reflected storm towards a victim.  Challenge ACKs draw from a budget of
+ * their own (irdma_cm_challenge_allowed()), so that probing with resets
+ * tells nothing of it.  Refusals are counted in stats.replies_ratelimited.
  *
  * Context: cm_core->mutex held.
  * Return: true if the reply may be sent (a token was taken).
@@ -2387,37 +2387,122 @@ static bool irdma_cm_reply_allowed(struct irdma_cm_core *cm_core)
 }
 
 /**
+ * irdma_cm_challenge_budget() - take one ACK from this second's budget
+ * @cm_core: CM instance
+ *
+ * RFC 5961 section 7 bounds challenge ACKs per interval.  A fixed budget
+ * shared by every connection is itself a side channel (CVE-2016-5696: an
+ * off-path sender that exhausts it and counts the ACKs it gets back learns
+ * whether its spoofed segments hit a victim's window), so each second's
+ * budget is drawn at random from [limit / 2, limit * 3 / 2), as the
+ * kernel's TCP does, and the per-node gap of irdma_cm_challenge_allowed()
+ * keeps one connection from spending it.
+ *
+ * Context: cm_core->mutex held.
+ * Return: true if an ACK was taken from the budget.
+ */
+static bool irdma_cm_challenge_budget(struct irdma_cm_core *cm_core)
+{
+	unsigned int limit = cm_core->tun.challenge_limit;
+	unsigned long sec = jiffies / HZ;
+
+	lockdep_assert_held(&cm_core->mutex);
+	if (!limit)
+		return true;
+	if (sec != cm_core->challenge_sec) {
+		cm_core->challenge_sec = sec;
+		cm_core->challenge_left = (limit + 1) / 2 +
+					  get_random_u32_below(limit);
+	}
+	if (!cm_core->challenge_left) {
+		cm_core->stats.replies_ratelimited++;
+		return false;
+	}
+	cm_core->challenge_left--;
+	return true;
+}
+
+/**
+ * irdma_cm_challenge_allowed() - may a node answer a suspicious or
+ * out-of-window segment with an ACK now
+ * @cm_node: node in a synchronised state
+ *
+ * At most one such ACK per node per tun.oow_gap (a forged flood aimed at
+ * one connection is answered a few times a second, as the kernel's
+ * tcp_invalid_ratelimit does), and within the instance's randomised
+ * budget (irdma_cm_challenge_budget()).
+ *
+ * Context: cm_core->mutex held.
+ * Return: true if the ACK may be sent.
+ */
+static bool irdma_cm_challenge_allowed(struct irdma_cm_node *cm_node)
+{
+	struct irdma_cm_core *cm_core = cm_node->core;
+	unsigned long now = jiffies;
+
+	lockdep_assert_held(&cm_core->mutex);
+	if (cm_core->tun.oow_gap && cm_node->oow_sent &&
+	    time_before(now, cm_node->oow_stamp + cm_core->tun.oow_gap)) {
+		cm_core->stats.replies_ratelimited++;
+		return false;
+	}
+	if (!irdma_cm_challenge_budget(cm_core))
+		return false;
+	cm_node->oow_stamp = now;
+	cm_node->oow_sent = true;
+	return true;
+}
+
+/**
  * irdma_cm_challenge_ack() - answer a suspicious RST or SYN with an ACK
  * (RFC 5961 sections 3.2 and 4.2)
  * @cm_node: node in a synchronised state
  *
- * Rate-limited (irdma_cm_reply_allowed()).
+ * Rate-limited per node and per instance (irdma_cm_challenge_allowed()).
  *
  * Context: cm_core->mutex held.
  */
 static void irdma_cm_challenge_ack(struct irdma_cm_node *cm_node)
 {
 	lockdep_assert_held(&cm_node->core->mutex);
-	if (!irdma_cm_reply_allowed(cm_node->core))
+	if (!irdma_cm_challenge_allowed(cm_node))
 		return;
 	cm_node->core->stats.challenge_acks++;
 	irdma_send_ack(cm_node);
 }
 
 /**
- * irdma_cm_oow_ack() - answer an unacceptable segment with an ACK
+ * irdma_cm_oow_ack() - answer an out-of-window segment with an ACK
  * @cm_node: node in a synchronised state
  *
- * RFC 793 answers an out-of-window or out-of-order segment with an ACK;
- * the segment may be forged, so the answer is rate-limited
- * (irdma_cm_reply_allowed()).
+ * RFC 9293 answers an unacceptable segment with an ACK; the segment may be
+ * forged, so the answer is rate-limited per node and per instance
+ * (irdma_cm_challenge_allowed()).
  *
  * Context: cm_core->mutex held.
  */
 static void irdma_cm_oow_ack(struct irdma_cm_node *cm_node)
 {
 	lockdep_assert_held(&cm_node->core->mutex);
-	if (irdma_cm_reply_allowed(cm_node->core))
+	if (irdma_cm_challenge_allowed(cm_node))
+		irdma_send_ack(cm_node);
+}
+
+/**
+ * irdma_cm_dup_ack() - answer an in-window segment beyond rcv_nxt with an
+ * ACK for rcv_nxt
+ * @cm_node: node in a synchronised state
+ *
+ * The duplicate ACK asks the peer to resend the gap; successive ones drive
+ * its fast retransmit, so they have no per-node gap, only the instance's
+ * budget (irdma_cm_challenge_budget()).
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_cm_dup_ack(struct irdma_cm_node *cm_node)
+{
+	lockdep_assert_held(&cm_node->core->mutex);
+	if (irdma_cm_challenge_budget(cm_node->core))
 		irdma_send_ack(cm_node);
 }
 
@@ -3059,7 +3144,7 @@ static void irdma_handle_ack_pkt(struct irdma_cm_node *cm_node,
 		len -= skip;
 	} else if (seg->seq != cm_node->rcv_nxt) {
 		cm_core->stats.rx_dropped++;
-		irdma_cm_oow_ack(cm_node);	/* duplicate ACK: resend the gap */
+		irdma_cm_dup_ack(cm_node);
 		return;
 	}
 
@@ -6117,6 +6202,9 @@ int irdma_setup_cm_core(struct irdma_cm_core *cm_core,
 	cm_core->tun.reply_burst = 1000;
 	cm_core->reply_tokens = cm_core->tun.reply_burst;
 	cm_core->reply_stamp = jiffies;
+	cm_core->tun.challenge_limit = 1000;
+	cm_core->tun.oow_gap = msecs_to_jiffies(500);
+	cm_core->challenge_sec = jiffies / HZ - 1;
 	atomic_set(&cm_core->rx_queued, 0);
 	atomic_long_set(&cm_core->rx_queue_drops, 0);
 	cm_core->wq = alloc_ordered_workqueue("irdma-cm-%s", WQ_MEM_RECLAIM,

@@ -626,10 +626,16 @@ struct irdma_cm_net_ops {
  *	RST retries once with MPA v1 (some RFC 5044 peers reset rev 2)
  * @max_rx_queued: received frames queued for the CM at most (1024: twice
  *	the ILQ receive ring); more are dropped (rx_queue_drops)
- * @reply_rate: unsolicited replies a second: stateless RSTs, RSTs to
- *	unacceptable segments, challenge ACKs and ACKs to out-of-window
- *	segments (RFC 5961 section 7); 0: no limit (1000)
+ * @reply_rate: resets a second that answer segments (stateless RSTs and
+ *	RSTs to unacceptable segments); 0: no limit (1000)
  * @reply_burst: bucket size of @reply_rate (1000)
+ * @challenge_limit: ACKs a second that answer suspicious segments on
+ *	connections (challenge ACKs, RFC 5961 section 7, and ACKs to
+ *	unacceptable segments); each second's budget is drawn at random from
+ *	[@challenge_limit / 2, @challenge_limit * 3 / 2), so that its use
+ *	cannot be counted from outside; 0: no limit (1000)
+ * @oow_gap: per node, at most one challenge ACK or ACK to an out-of-window
+ *	segment per @oow_gap (500 ms, as tcp_invalid_ratelimit); 0: no gap
  * @max_half_open: SYN_RCVD nodes per listener (256); a SYN beyond it
  *	evicts the listener's oldest half-open node.  Half-open nodes do not
  *	count against the backlog
@@ -648,6 +654,8 @@ struct irdma_cm_tunables {
 	unsigned int max_rx_queued;
 	unsigned int reply_rate;
 	unsigned int reply_burst;
+	unsigned int challenge_limit;
+	unsigned long oow_gap;
 	unsigned int syn_retries;
 	unsigned int synack_retries;
 	unsigned int orphan_retries;
@@ -679,7 +687,8 @@ struct irdma_cm_tunables {
  * @node_limit_drops: SYNs dropped and connects refused at tun.max_nodes
  * @rst_no_route: segments matching no connection left unanswered: no
  *	resolved next hop for the RST
- * @replies_ratelimited: unsolicited replies not sent (tun.reply_rate)
+ * @replies_ratelimited: unsolicited replies not sent (tun.reply_rate,
+ *	tun.challenge_limit, tun.oow_gap)
  * @rtr_closes: accepted active connections that failed before RTS and
  *	were closed with an RTR sent by the CM (irdma_cm_rtr_close())
  * @events_dropped: iw_cm events refused by irdma_send_cm_event() because
@@ -912,6 +921,9 @@ struct irdma_cm_listener {
  *	irdma_send_cm_event() (the *_reported flags above only say what the
  *	state machine still means to report)
  * @rts_rcvd: the RTS AE arrived
+ * @oow_stamp: when the last challenge ACK or ACK to an out-of-window
+ *	segment went out (jiffies; valid when @oow_sent)
+ * @oow_sent: @oow_stamp is set
  */
 struct irdma_cm_node {
 	struct hlist_node hnode;
@@ -996,6 +1008,8 @@ struct irdma_cm_node {
 	bool disconnect_reported;
 	enum irdma_cm_ulp_state ulp_state;
 	bool rts_rcvd;
+	unsigned long oow_stamp;
+	bool oow_sent;
 };
 
 #define IRDMA_CM_HASH_BITS	8
@@ -1017,8 +1031,10 @@ struct irdma_cm_node {
  * @node_cnt: nodes alive (allocated, not yet freed)
  * @tun: timer constants
  * @stats: counters (@mutex; irdma_cm_get_stats() reads a snapshot)
- * @reply_tokens: tokens left for unsolicited replies (tun.reply_rate)
+ * @reply_tokens: tokens left for resets (tun.reply_rate)
  * @reply_stamp: when @reply_tokens was last refilled (jiffies)
+ * @challenge_left: challenge ACKs left in this second (tun.challenge_limit)
+ * @challenge_sec: the second @challenge_left was drawn for (jiffies / HZ)
  * @rx_queued: received frames queued or being handled (any context)
  * @rx_queue_drops: frames dropped because @rx_queued reached
  *	tun.max_rx_queued (any context)
@@ -1041,6 +1057,8 @@ struct irdma_cm_core {
 	struct irdma_cm_stats stats;
 	u32 reply_tokens;
 	unsigned long reply_stamp;
+	u32 challenge_left;
+	unsigned long challenge_sec;
 	atomic_t rx_queued;
 	atomic_long_t rx_queue_drops;
 	bool dead;

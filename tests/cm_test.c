@@ -3285,7 +3285,10 @@ static void irdma_test_rx_queue_bounded(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, core->stats.rx_segs, 5ull);
 }
 
-/* stateless RSTs and challenge ACKs share one token bucket */
+/*
+ * stateless RSTs draw from a token bucket; challenge ACKs from a budget of
+ * their own, which a flood of resets cannot reveal or spend
+ */
 static void irdma_test_unsolicited_replies_ratelimited(struct kunit *test)
 {
 	struct irdma_cm_core *core = irdma_t_core(1);
@@ -3308,19 +3311,91 @@ static void irdma_test_unsolicited_replies_ratelimited(struct kunit *test)
 			(irdma_tw->log[i].flags & IRDMA_TCP_RST);
 	KUNIT_EXPECT_EQ(test, rsts, 3);
 	KUNIT_EXPECT_EQ(test, core->stats.replies_ratelimited, 7ull);
-	/* in-window RSTs on a connection: no challenge ACK left either */
+	/* an in-window RST on a connection still gets its challenge ACK */
 	irdma_t_raw_handshake(test, &r);
 	r.seq += 100;
 	irdma_t_raw_send(&r, IRDMA_TCP_RST, NULL, 0, NULL, 0);
-	KUNIT_EXPECT_EQ(test, core->stats.challenge_acks, 0ull);
-	KUNIT_EXPECT_EQ(test, core->stats.replies_ratelimited, 8ull);
-	/* the bucket refills: one more challenge ACK */
-	mutex_lock(&core->mutex);
-	core->reply_tokens = 1;
-	mutex_unlock(&core->mutex);
-	irdma_t_raw_send(&r, IRDMA_TCP_RST, NULL, 0, NULL, 0);
 	KUNIT_EXPECT_EQ(test, core->stats.challenge_acks, 1ull);
 	KUNIT_EXPECT_EQ(test, irdma_t_raw_last()->flags, IRDMA_TCP_ACK);
+	KUNIT_EXPECT_EQ(test, core->stats.replies_ratelimited, 7ull);
+	KUNIT_EXPECT_EQ(test, irdma_t_core(1)->node_cnt, 1u);
+}
+
+/*
+ * one connection answers a forged flood of in-window RSTs and SYNs and
+ * of out-of-window segments once per tun.oow_gap, not once per segment
+ */
+static void irdma_test_challenge_ack_gap(struct kunit *test)
+{
+	struct irdma_cm_core *core = irdma_t_core(1);
+	struct irdma_t_raw r;
+	u32 seq;
+	int i;
+
+	irdma_t_listen(test, true, NULL, 4);
+	mutex_lock(&core->mutex);
+	core->tun.oow_gap = msecs_to_jiffies(200);
+	mutex_unlock(&core->mutex);
+	irdma_t_raw_handshake(test, &r);
+	seq = r.seq;
+	for (i = 0; i < 20; i++) {
+		r.seq = seq + 100 + i;
+		irdma_t_raw_send(&r, IRDMA_TCP_RST, NULL, 0, NULL, 0);
+		r.seq = seq;
+		irdma_t_raw_send(&r, IRDMA_TCP_SYN, NULL, 0, NULL, 0);
+		r.seq = seq + 0x40000000;	/* out of window */
+		irdma_t_raw_send(&r, IRDMA_TCP_ACK, "x", 1, NULL, 0);
+	}
+	KUNIT_EXPECT_EQ(test, core->stats.challenge_acks, 1ull);
+	KUNIT_EXPECT_EQ(test, core->stats.replies_ratelimited, 59ull);
+	/* the gap over, the next one is answered */
+	msleep(250);
+	r.seq = seq + 100;
+	irdma_t_raw_send(&r, IRDMA_TCP_RST, NULL, 0, NULL, 0);
+	KUNIT_EXPECT_EQ(test, core->stats.challenge_acks, 2ull);
+	KUNIT_EXPECT_EQ(test, irdma_t_raw_last()->flags, IRDMA_TCP_ACK);
+	KUNIT_EXPECT_EQ(test, irdma_t_core(1)->node_cnt, 1u);
+}
+
+/*
+ * the instance's challenge-ACK budget is drawn anew each second at random
+ * from [limit / 2, limit * 3 / 2): over 24 seconds (started by hand) the
+ * count of ACKs let through stays in that range and is not one fixed
+ * number
+ */
+static void irdma_test_challenge_budget_random(struct kunit *test)
+{
+	struct irdma_cm_core *core = irdma_t_core(1);
+	struct irdma_t_raw r;
+	u64 before, lo = U64_MAX, hi = 0, got;
+	unsigned long s0;
+	int sec, i;
+
+	irdma_t_listen(test, true, NULL, 4);
+	irdma_t_raw_handshake(test, &r);
+	r.seq += 100;
+	mutex_lock(&core->mutex);
+	core->tun.oow_gap = 0;
+	core->tun.challenge_limit = 8;
+	mutex_unlock(&core->mutex);
+	for (sec = 0; sec < 24; sec++) {
+		s0 = jiffies / HZ;
+		mutex_lock(&core->mutex);
+		core->challenge_sec = s0 - 1;	/* a new second */
+		mutex_unlock(&core->mutex);
+		before = core->stats.challenge_acks;
+		for (i = 0; i < 16; i++)
+			irdma_t_raw_send(&r, IRDMA_TCP_RST, NULL, 0, NULL, 0);
+		got = core->stats.challenge_acks - before;
+		/* a real second's tick in between drew a second budget */
+		if (core->challenge_sec != s0)
+			continue;
+		lo = min(lo, got);
+		hi = max(hi, got);
+	}
+	KUNIT_EXPECT_GE(test, lo, 4ull);
+	KUNIT_EXPECT_LE(test, hi, 11ull);
+	KUNIT_EXPECT_LT(test, lo, hi);
 	KUNIT_EXPECT_EQ(test, irdma_t_core(1)->node_cnt, 1u);
 }
 
@@ -4110,6 +4185,8 @@ static struct kunit_case irdma_cm_conn_cases[] = {
 	KUNIT_CASE(irdma_test_stray_segment_no_arp_update),
 	KUNIT_CASE(irdma_test_rx_queue_bounded),
 	KUNIT_CASE(irdma_test_unsolicited_replies_ratelimited),
+	KUNIT_CASE(irdma_test_challenge_ack_gap),
+	KUNIT_CASE(irdma_test_challenge_budget_random),
 	KUNIT_CASE(irdma_test_disconnect_graceful),
 	KUNIT_CASE(irdma_test_disconnect_reset_ae),
 	KUNIT_CASE(irdma_test_close_timer_forces_close),
