@@ -531,8 +531,9 @@ static u16 irdma_mpa_ird_ord_wire(u16 val, bool none)
  * @mpa_key: true for a request key, false for a reply key
  *
  * Writes key, flags (CRC always; markers never requested; reject and v2
- * flags are added by the caller), revision and the private-data length
- * currently in cm_node->mpa_frame_len minus the header.
+ * flags are added by the caller) and revision.  PD_Length is written as
+ * 0: the caller stores it once the private data (and, for v2, the RTR
+ * block) is in place.
  */
 static void irdma_build_mpa_v1(struct irdma_cm_node *cm_node, void *start_addr,
 			       bool mpa_key)
@@ -1912,7 +1913,9 @@ static int irdma_send_mpa_request(struct irdma_cm_node *cm_node)
  * is (irdma_cm_ack_advance()), in a segment of its own: a peer that
  * handles data and close in separate work items (soft-iWARP) could see
  * the close first and lose the reject's private data.  The node moves to
- * FIN_WAIT1 (LAST_ACK if the peer's FIN came first) at once.
+ * FIN_WAIT1 at once.  (A FIN from the peer before the reject ends the
+ * request first, irdma_handle_fin_pkt(), and the reject then finds no
+ * request: irdma_cm_reject().)
  *
  * Context: cm_core->mutex held.
  * Return: 0, -EINVAL or -ENOMEM.
@@ -1920,7 +1923,6 @@ static int irdma_send_mpa_request(struct irdma_cm_node *cm_node)
 static int irdma_send_mpa_reject(struct irdma_cm_node *cm_node,
 				 const void *pdata, u8 plen)
 {
-	bool peer_fin = cm_node->state == IRDMA_CM_STATE_CLOSE_WAIT;
 	int ret;
 
 	lockdep_assert_held(&cm_node->core->mutex);
@@ -1933,8 +1935,7 @@ static int irdma_send_mpa_reject(struct irdma_cm_node *cm_node,
 	if (ret)
 		return ret;
 	cm_node->fin_deferred = true;
-	irdma_cm_set_state(cm_node, peer_fin ? IRDMA_CM_STATE_LAST_ACK :
-			   IRDMA_CM_STATE_FIN_WAIT1);
+	irdma_cm_set_state(cm_node, IRDMA_CM_STATE_FIN_WAIT1);
 	return 0;
 }
 
@@ -3968,7 +3969,6 @@ const char *irdma_cm_state_name(enum irdma_cm_state state)
 		[IRDMA_CM_STATE_MPAREJ_RCVD] = "MPAREJ_RCVD",
 		[IRDMA_CM_STATE_FIN_WAIT1] = "FIN_WAIT1",
 		[IRDMA_CM_STATE_FIN_WAIT2] = "FIN_WAIT2",
-		[IRDMA_CM_STATE_CLOSE_WAIT] = "CLOSE_WAIT",
 		[IRDMA_CM_STATE_LAST_ACK] = "LAST_ACK",
 		[IRDMA_CM_STATE_CLOSING] = "CLOSING",
 		[IRDMA_CM_STATE_TIME_WAIT] = "TIME_WAIT",
@@ -5332,11 +5332,6 @@ static void irdma_cm_close(struct irdma_cm_node *cm_node)
 		if (irdma_send_fin(cm_node))
 			irdma_cm_node_finish(cm_node);
 		break;
-	case IRDMA_CM_STATE_CLOSE_WAIT:
-		irdma_cm_set_state(cm_node, IRDMA_CM_STATE_LAST_ACK);
-		if (irdma_send_fin(cm_node))
-			irdma_cm_node_finish(cm_node);
-		break;
 	case IRDMA_CM_STATE_OFFLOADED:
 		irdma_cm_node_finish(cm_node);
 		break;
@@ -6215,9 +6210,13 @@ int irdma_setup_cm_core(struct irdma_cm_core *cm_core,
 }
 
 /**
- * irdma_timer_list_prep() - collect the nodes with an armed timer
+ * irdma_timer_list_prep() - collect every node of the table for a sweep
  * @cm_core: CM instance
  * @timer_list: list to fill (through node->tmp; each node referenced)
+ *
+ * The sweep (irdma_cleanup_cm_core()) ends each node, which stops its
+ * timers and takes it out of the table, so the table cannot be walked
+ * while it runs.
  *
  * Context: cm_core->mutex held.
  */
@@ -6229,9 +6228,6 @@ static void irdma_timer_list_prep(struct irdma_cm_core *cm_core,
 
 	lockdep_assert_held(&cm_core->mutex);
 	hash_for_each(cm_core->nodes, bkt, cm_node, hnode) {
-		if (!timer_pending(&cm_node->rexmit_timer) &&
-		    !timer_pending(&cm_node->state_timer))
-			continue;
 		irdma_cm_node_get(cm_node);
 		list_add(&cm_node->tmp, timer_list);
 	}
@@ -6252,10 +6248,8 @@ void irdma_cleanup_cm_core(struct irdma_cm_core *cm_core)
 {
 	struct irdma_cm_listener *listener, *ltmp;
 	struct irdma_cm_node *cm_node, *tmp;
-	LIST_HEAD(timer_list);
 	LIST_HEAD(all);
 	unsigned long flags, idx;
-	int bkt;
 
 	if (!cm_core->wq)
 		return;
@@ -6264,10 +6258,7 @@ void irdma_cleanup_cm_core(struct irdma_cm_core *cm_core)
 	cm_core->dead = true;
 	spin_unlock_irqrestore(&cm_core->work_lock, flags);
 
-	hash_for_each(cm_core->nodes, bkt, cm_node, hnode) {
-		irdma_cm_node_get(cm_node);
-		list_add(&cm_node->tmp, &all);
-	}
+	irdma_timer_list_prep(cm_core, &all);
 	list_for_each_entry_safe(cm_node, tmp, &all, tmp) {
 		list_del_init(&cm_node->tmp);
 		irdma_cm_abort_node(cm_node);
@@ -6279,22 +6270,12 @@ void irdma_cleanup_cm_core(struct irdma_cm_core *cm_core)
 	/* no iw_cm id can accept or reject after unregistration */
 	xa_for_each(&cm_core->connreqs, idx, cm_node)
 		irdma_cm_release_connreq(cm_node);
-	irdma_timer_list_prep(cm_core, &timer_list);
 	mutex_unlock(&cm_core->mutex);
 
-	list_for_each_entry_safe(cm_node, tmp, &timer_list, tmp) {
-		if (del_timer_sync(&cm_node->rexmit_timer))
-			irdma_cm_node_put_nonlast(cm_node);
-		if (del_timer_sync(&cm_node->state_timer))
-			irdma_cm_node_put_nonlast(cm_node);
-	}
+	/* every node is out of the table with its timers stopped */
 	drain_workqueue(cm_core->wq);
 
 	mutex_lock(&cm_core->mutex);
-	list_for_each_entry_safe(cm_node, tmp, &timer_list, tmp) {
-		list_del_init(&cm_node->tmp);
-		irdma_rem_ref_cm_node(cm_node);
-	}
 	if (cm_core->node_cnt)
 		irdma_cm_err(cm_core, "%u connection nodes still referenced\n",
 			     cm_core->node_cnt);

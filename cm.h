@@ -253,7 +253,6 @@ struct sockaddr_storage;
  * @IRDMA_CM_STATE_MPAREJ_RCVD: active: the peer rejected; closing follows
  * @IRDMA_CM_STATE_FIN_WAIT1: our FIN sent, not acknowledged
  * @IRDMA_CM_STATE_FIN_WAIT2: our FIN acknowledged, peer's FIN pending
- * @IRDMA_CM_STATE_CLOSE_WAIT: peer's FIN received before ours
  * @IRDMA_CM_STATE_LAST_ACK: both FINs sent, ours not acknowledged
  * @IRDMA_CM_STATE_CLOSING: simultaneous close
  * @IRDMA_CM_STATE_TIME_WAIT: both FINs done, waiting before release
@@ -270,7 +269,6 @@ enum irdma_cm_state {
 	IRDMA_CM_STATE_MPAREJ_RCVD,
 	IRDMA_CM_STATE_FIN_WAIT1,
 	IRDMA_CM_STATE_FIN_WAIT2,
-	IRDMA_CM_STATE_CLOSE_WAIT,
 	IRDMA_CM_STATE_LAST_ACK,
 	IRDMA_CM_STATE_CLOSING,
 	IRDMA_CM_STATE_TIME_WAIT,
