@@ -269,17 +269,21 @@ static u16 irdma_cm_our_mss(bool ipv4, u32 mtu)
  *
  * Reads MSS and window scale; skips other options by their length (NOP
  * and EOL are one byte).  An absent MSS means 536 (IPv4) or 1220 (IPv6).
- * A peer MSS that implies an MTU below 576 (IPv4) or 1280 (IPv6) is
- * refused.  The window-scale shift is capped at 14 (RFC 7323).
+ * A smaller peer MSS is raised to those values: every IPv4 host takes
+ * 576-byte datagrams (RFC 1122) and every IPv6 link 1280-byte ones (RFC
+ * 8200), so the peer can receive them, and a tiny MSS would otherwise cut
+ * every FPDU of the connection into tiny pieces (the kernel's TCP keeps a
+ * floor too, tcp_min_snd_mss).  The window-scale shift is capped at 14
+ * (RFC 7323).
  *
  * Context: pure, callable from the fuzzer.
- * Return: 0, or -EINVAL for a malformed option list or a refused MSS.
+ * Return: 0, or -EINVAL for a malformed option list.
  */
 static int irdma_process_options(struct irdma_cm_node *cm_node, const u8 *optionsloc,
 				 u32 optionsize, bool syn_pkt)
 {
 	u32 offset = 0;
-	u32 peer_mss = 0;
+	u32 peer_mss = 0, min_mss;
 	bool got_mss = false;
 	u8 ws = 0;
 	bool got_ws = false;
@@ -322,19 +326,11 @@ static int irdma_process_options(struct irdma_cm_node *cm_node, const u8 *option
 	if (!syn_pkt)
 		return 0;
 
-	if (!got_mss)
-		peer_mss = cm_node->ipv4 ? IRDMA_CM_DEFAULT_MSS :
-			   IRDMA_CM_MIN_MTU_V6 - IRDMA_CM_IPV6_HDR -
-			   IRDMA_CM_TCP_HDR_SIZE;
-	if (cm_node->ipv4) {
-		if (peer_mss + IRDMA_CM_IPV4_HDR + IRDMA_CM_TCP_HDR_SIZE <
-		    IRDMA_CM_MIN_MTU_V4)
-			return -EINVAL;
-	} else {
-		if (peer_mss + IRDMA_CM_IPV6_HDR + IRDMA_CM_TCP_HDR_SIZE <
-		    IRDMA_CM_MIN_MTU_V6)
-			return -EINVAL;
-	}
+	min_mss = cm_node->ipv4 ?
+		  IRDMA_CM_MIN_MTU_V4 - IRDMA_CM_IPV4_HDR - IRDMA_CM_TCP_HDR_SIZE :
+		  IRDMA_CM_MIN_MTU_V6 - IRDMA_CM_IPV6_HDR - IRDMA_CM_TCP_HDR_SIZE;
+	if (!got_mss || peer_mss < min_mss)
+		peer_mss = min_mss;
 	if (!cm_node->mss || peer_mss < cm_node->mss)
 		cm_node->mss = peer_mss;
 	cm_node->peer_ws_ok = got_ws;
@@ -4146,6 +4142,17 @@ static bool irdma_ipv6_is_lpb(const u32 *loc_addr, const u32 *rem_addr)
 }
 
 /**
+ * irdma_cm_ipv6_link_local() - is an IPv6 address link-local (fe80::/10)
+ * @addr: address, host-order words
+ *
+ * Return: true if @addr is only meaningful with an interface (a scope).
+ */
+static bool irdma_cm_ipv6_link_local(const u32 *addr)
+{
+	return (addr[0] & 0xffc00000) == 0xfe800000;
+}
+
+/**
  * irdma_cm_egress_prio() - 802.1p priority a VLAN device gives a TOS
  * @dev: egress device
  * @tos: IP TOS of the connection
@@ -4193,6 +4200,8 @@ static u16 irdma_get_vlan_ipv4(struct net *net, u32 addr, u8 tos, u8 *prio)
  * holding an IPv6 address
  * @net: namespace
  * @addr: address, host-order words
+ * @scope_id: ifindex of the interface a link-local @addr is scoped to (the
+ *	same link-local address is on a device and each of its VLANs), or 0
  * @vlan_id: set to the VLAN id or IRDMA_CM_NO_VLAN
  * @mac: set to the device's MAC if not NULL
  * @tos: traffic class of the connection, for @prio
@@ -4201,16 +4210,20 @@ static u16 irdma_get_vlan_ipv4(struct net *net, u32 addr, u8 tos, u8 *prio)
  * Context: process context (takes the RCU read lock).
  */
 static void irdma_get_vlan_mac_ipv6(struct net *net, const u32 *addr,
-				    u16 *vlan_id, u8 *mac, u8 tos, u8 *prio)
+				    int scope_id, u16 *vlan_id, u8 *mac, u8 tos,
+				    u8 *prio)
 {
 	struct net_device *netdev;
 	struct in6_addr laddr6;
+	bool scoped;
 
 	irdma_copy_ip_htonl(laddr6.in6_u.u6_addr32, addr);
+	scoped = scope_id && ipv6_addr_type(&laddr6) & IPV6_ADDR_LINKLOCAL;
 	*vlan_id = IRDMA_CM_NO_VLAN;
 	rcu_read_lock();
 	for_each_netdev_rcu(net, netdev) {
-		if (!ipv6_chk_addr(net, &laddr6, netdev, 1))
+		if ((scoped && netdev->ifindex != scope_id) ||
+		    !ipv6_chk_addr(net, &laddr6, netdev, 1))
 			continue;
 		if (is_vlan_dev(netdev))
 			*vlan_id = vlan_dev_vlan_id(netdev);
@@ -4235,6 +4248,46 @@ static bool irdma_cm_ours(struct irdma_cm_core *cm_core, struct net_device *dev)
 	if (dev == cm_core->netdev)
 		return true;
 	return is_vlan_dev(dev) && vlan_dev_real_dev(dev) == cm_core->netdev;
+}
+
+/**
+ * irdma_cm_vlan_dev_rcu() - the device's netdev or its VLAN device
+ * @cm_core: CM instance
+ * @vlan_id: VLAN id, or IRDMA_CM_NO_VLAN for the netdev itself
+ *
+ * Context: RCU read lock held.
+ * Return: the device, or NULL if no VLAN device has @vlan_id.
+ */
+static struct net_device *irdma_cm_vlan_dev_rcu(struct irdma_cm_core *cm_core,
+						u16 vlan_id)
+{
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "irdma: RCU read lock needed");
+	if (vlan_id >= VLAN_N_VID)
+		return cm_core->netdev;
+	return __vlan_find_dev_deep_rcu(cm_core->netdev, htons(ETH_P_8021Q),
+					vlan_id);
+}
+
+/**
+ * irdma_cm_vlan_ifindex() - interface a frame of a VLAN arrived on
+ * @cm_core: CM instance
+ * @vlan_id: VLAN id, or IRDMA_CM_NO_VLAN
+ *
+ * The scope of a link-local address such a frame came from.
+ *
+ * Return: the ifindex, or 0 if no VLAN device has @vlan_id.
+ */
+static int irdma_cm_vlan_ifindex(struct irdma_cm_core *cm_core, u16 vlan_id)
+{
+	struct net_device *dev;
+	int ifindex = 0;
+
+	rcu_read_lock();
+	dev = irdma_cm_vlan_dev_rcu(cm_core, vlan_id);
+	if (dev)
+		ifindex = dev->ifindex;
+	rcu_read_unlock();
+	return ifindex;
 }
 
 /**
@@ -4289,7 +4342,8 @@ static int irdma_addr_resolve_neigh(struct irdma_cm_core *cm_core, u32 src_ip,
  * irdma_get_dst_ipv6() - route to an IPv6 address
  * @net: namespace
  * @src_addr: local address
- * @dst_addr: remote address
+ * @dst_addr: remote address; a link-local one is looked up on the
+ *	interface its sin6_scope_id names
  *
  * Return: the route (release with dst_release()), or an ERR_PTR.
  */
@@ -4302,7 +4356,8 @@ static struct dst_entry *irdma_get_dst_ipv6(struct net *net,
 
 	fl6.daddr = dst_addr->sin6_addr;
 	fl6.saddr = src_addr->sin6_addr;
-	fl6.flowi6_oif = 0;
+	if (ipv6_addr_type(&fl6.daddr) & IPV6_ADDR_LINKLOCAL)
+		fl6.flowi6_oif = dst_addr->sin6_scope_id;
 	dst = ip6_route_output(net, NULL, &fl6);
 	if (dst->error) {
 		int err = dst->error;
@@ -4318,6 +4373,7 @@ static struct dst_entry *irdma_get_dst_ipv6(struct net *net,
  * @cm_core: CM instance
  * @src: local address, host-order words
  * @dest: remote address, host-order words
+ * @scope_id: ifindex of the interface a link-local @dest is on
  * @mac: set to the next hop's MAC
  * @local: set if the route is local
  *
@@ -4325,10 +4381,11 @@ static struct dst_entry *irdma_get_dst_ipv6(struct net *net,
  */
 static int irdma_addr_resolve_neigh_ipv6(struct irdma_cm_core *cm_core,
 					 const u32 *src, const u32 *dest,
-					 u8 *mac, bool *local)
+					 int scope_id, u8 *mac, bool *local)
 {
 	struct sockaddr_in6 src6 = { .sin6_family = AF_INET6 };
-	struct sockaddr_in6 dst6 = { .sin6_family = AF_INET6 };
+	struct sockaddr_in6 dst6 = { .sin6_family = AF_INET6,
+				     .sin6_scope_id = scope_id };
 	struct neighbour *neigh;
 	struct dst_entry *dst;
 	int ret = -EHOSTUNREACH;
@@ -4365,9 +4422,14 @@ static int irdma_addr_resolve_neigh_ipv6(struct irdma_cm_core *cm_core,
 /**
  * irdma_cm_kernel_route() - route op of the kernel network lookups
  * @cm_core: CM instance
- * @rt: in: family and addresses; out: next-hop MAC, VLAN, loopback
+ * @rt: in: family, addresses and scope; out: next-hop MAC, VLAN, loopback
  *
- * Return: 0 or -errno.
+ * A link-local IPv6 remote address is routed on the interface
+ * rt->scope_id names, and the local address is looked for there: the same
+ * link-local address is on the device and on each of its VLANs.
+ *
+ * Return: 0, -EINVAL (link-local remote without a scope) or another
+ * -errno.
  */
 static int irdma_cm_kernel_route(struct irdma_cm_core *cm_core,
 				 struct irdma_cm_route *rt)
@@ -4387,16 +4449,19 @@ static int irdma_cm_kernel_route(struct irdma_cm_core *cm_core,
 		ret = irdma_addr_resolve_neigh(cm_core, rt->loc_addr[0],
 					       rt->rem_addr[0], rt->nh_mac, &local);
 	} else {
+		if (irdma_cm_ipv6_link_local(rt->rem_addr) && !rt->scope_id)
+			return -EINVAL;	/* as connect(2): a scope is needed */
 		rt->loopback = irdma_ipv6_is_lpb(rt->loc_addr, rt->rem_addr);
-		irdma_get_vlan_mac_ipv6(net, rt->loc_addr, &rt->vlan_id, NULL,
-					rt->tos, &rt->user_pri);
+		irdma_get_vlan_mac_ipv6(net, rt->loc_addr, rt->scope_id,
+					&rt->vlan_id, NULL, rt->tos,
+					&rt->user_pri);
 		if (rt->loopback) {
 			ether_addr_copy(rt->nh_mac, cm_core->netdev->dev_addr);
 			return 0;
 		}
 		ret = irdma_addr_resolve_neigh_ipv6(cm_core, rt->loc_addr,
-						    rt->rem_addr, rt->nh_mac,
-						    &local);
+						    rt->rem_addr, rt->scope_id,
+						    rt->nh_mac, &local);
 	}
 	rt->loopback = local;
 	return ret;
@@ -4464,13 +4529,24 @@ static int irdma_cm_kernel_get_addrs(struct irdma_cm_core *cm_core, bool ipv4,
 /**
  * irdma_cm_kernel_mtu() - mtu op of the kernel lookups
  * @cm_core: CM instance
- * @vlan_id: VLAN of the connection (the VLAN device's MTU is not larger)
+ * @vlan_id: VLAN of the connection, or IRDMA_CM_NO_VLAN
  *
- * Return: the netdev's MTU.
+ * A VLAN device may have a smaller MTU than the netdev under it; the
+ * connection's segments leave through the VLAN device.
+ *
+ * Return: the MTU of the connection's device, never above the netdev's.
  */
 static u32 irdma_cm_kernel_mtu(struct irdma_cm_core *cm_core, u16 vlan_id)
 {
-	return READ_ONCE(cm_core->netdev->mtu);
+	u32 mtu = READ_ONCE(cm_core->netdev->mtu);
+	struct net_device *dev;
+
+	rcu_read_lock();
+	dev = irdma_cm_vlan_dev_rcu(cm_core, vlan_id);
+	if (dev)
+		mtu = min(mtu, READ_ONCE(dev->mtu));
+	rcu_read_unlock();
+	return mtu;
 }
 
 const struct irdma_cm_net_ops irdma_cm_kernel_net_ops = {
@@ -5024,6 +5100,28 @@ static int irdma_get_addr_info(const struct sockaddr_storage *laddr,
 }
 
 /**
+ * irdma_cm_scope_of() - the interface an IPv6 connection is scoped to
+ * @laddr: local address of the iw_cm id
+ * @raddr: remote address
+ *
+ * rdma_cm gives a link-local remote address the scope of the user's
+ * "fe80::1%eth0" and copies it to the local address.
+ *
+ * Return: the remote address's sin6_scope_id, else the local one's, else
+ * 0 (and 0 for IPv4).
+ */
+static int irdma_cm_scope_of(const struct sockaddr_storage *laddr,
+			     const struct sockaddr_storage *raddr)
+{
+	const struct sockaddr_in6 *l6 = (const struct sockaddr_in6 *)laddr;
+	const struct sockaddr_in6 *r6 = (const struct sockaddr_in6 *)raddr;
+
+	if (raddr->ss_family != AF_INET6)
+		return 0;
+	return r6->sin6_scope_id ? r6->sin6_scope_id : l6->sin6_scope_id;
+}
+
+/**
  * irdma_cm_bind() - bind an iw_cm id and a QP to a node
  * @cm_node: node
  * @cm_id: iw_cm id (a reference is taken; provider_data is not used)
@@ -5521,6 +5619,7 @@ void irdma_if_notify(struct irdma_cm_core *cm_core, struct net_device *netdev,
  * irdma_cm_reset_unknown() - answer a segment that matches no connection
  * @cm_core: CM instance
  * @seg: the segment
+ * @vlan_id: VLAN the segment came on (the scope of a link-local source)
  *
  * The RST goes where the host stack would send it: the next hop, its MAC
  * and the VLAN come from the CM's network lookups (net_ops->route: the
@@ -5535,7 +5634,7 @@ void irdma_if_notify(struct irdma_cm_core *cm_core, struct net_device *netdev,
  * Context: cm_core->mutex held; may sleep.
  */
 static void irdma_cm_reset_unknown(struct irdma_cm_core *cm_core,
-				   const struct irdma_cm_seg *seg)
+				   const struct irdma_cm_seg *seg, u16 vlan_id)
 {
 	struct irdma_cm_route rt = { .ipv4 = seg->ipv4, .tos = seg->tos };
 	struct irdma_cm_ah_info info = {};
@@ -5550,6 +5649,8 @@ static void irdma_cm_reset_unknown(struct irdma_cm_core *cm_core,
 		return;
 	memcpy(rt.loc_addr, seg->daddr, sizeof(rt.loc_addr));
 	memcpy(rt.rem_addr, seg->saddr, sizeof(rt.rem_addr));
+	if (!seg->ipv4 && irdma_cm_ipv6_link_local(seg->saddr))
+		rt.scope_id = irdma_cm_vlan_ifindex(cm_core, vlan_id);
 	if (cm_core->net->route(cm_core, &rt) || rt.loopback) {
 		cm_core->stats.rst_no_route++;
 		return;
@@ -5627,7 +5728,7 @@ static void irdma_cm_new_passive(struct irdma_cm_core *cm_core,
 	listener = irdma_find_listener(cm_core, seg->ipv4, seg->daddr, seg->dport,
 				       vlan_id, false);
 	if (!listener) {
-		irdma_cm_reset_unknown(cm_core, seg);
+		irdma_cm_reset_unknown(cm_core, seg, vlan_id);
 		return;
 	}
 	if (!pkt->smac_valid) {
@@ -5730,7 +5831,7 @@ static void irdma_cm_rx(struct irdma_cm_core *cm_core, struct irdma_cm_work *wor
 			  IRDMA_TCP_FIN)) == IRDMA_TCP_SYN)
 		irdma_cm_new_passive(cm_core, &seg, pkt, vlan_id);
 	else
-		irdma_cm_reset_unknown(cm_core, &seg);
+		irdma_cm_reset_unknown(cm_core, &seg, vlan_id);
 }
 
 /**
@@ -5883,6 +5984,8 @@ int irdma_connect(struct iw_cm_id *cm_id, struct iw_cm_conn_param *conn_param)
 
 	rt.ipv4 = info.ipv4;
 	rt.tos = cm_id->tos_set ? cm_id->tos : 0;
+	rt.scope_id = irdma_cm_scope_of(&cm_id->m_local_addr,
+					&cm_id->m_remote_addr);
 	memcpy(rt.loc_addr, info.loc_addr, sizeof(rt.loc_addr));
 	memcpy(rt.rem_addr, info.rem_addr, sizeof(rt.rem_addr));
 

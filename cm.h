@@ -555,6 +555,8 @@ struct irdma_cm_hw_ops {
  * @loc_addr: local address, host order, IPv4 in [0] (input)
  * @rem_addr: remote address (input)
  * @tos: TOS / traffic class of the connection (input)
+ * @scope_id: ifindex of the interface a link-local IPv6 remote address is
+ *	on (input; 0: none, and such an address is refused with -EINVAL)
  * @nh_mac: next-hop MAC (output)
  * @vlan_id: VLAN id of the egress device or IRDMA_CM_NO_VLAN (output)
  * @user_pri: 802.1p priority for @tos on that device (output)
@@ -565,6 +567,7 @@ struct irdma_cm_route {
 	u32 loc_addr[4];
 	u32 rem_addr[4];
 	u8 tos;
+	int scope_id;
 	u8 nh_mac[ETH_ALEN];
 	u16 vlan_id;
 	u8 user_pri;

@@ -1223,18 +1223,27 @@ static void irdma_test_tcp_options_default_mss(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, n6->mss, 1220);
 }
 
-static void irdma_test_tcp_options_small_mss_refused(struct kunit *test)
+/* a peer MSS below 536 (IPv4) / 1220 (IPv6) is raised to it, not refused */
+static void irdma_test_tcp_options_small_mss_clamped(struct kunit *test)
 {
 	static const u8 o4[] = { 2, 4, 0x01, 0xf4 };	/* 500 */
 	static const u8 o6[] = { 2, 4, 0x03, 0xe8 };	/* 1000 */
-	static const u8 ok4[] = { 2, 4, 0x02, 0x18 };	/* 536 */
+	static const u8 tiny[] = { 2, 4, 0x00, 0x01 };	/* 1 */
+	static const u8 ok4[] = { 2, 4, 0x02, 0x19 };	/* 537 */
+	struct irdma_cm_node *n;
 
-	KUNIT_EXPECT_EQ(test, irdma_process_options(irdma_t_node(test, true),
-						    o4, 4, true), -EINVAL);
-	KUNIT_EXPECT_EQ(test, irdma_process_options(irdma_t_node(test, false),
-						    o6, 4, true), -EINVAL);
-	KUNIT_EXPECT_EQ(test, irdma_process_options(irdma_t_node(test, true),
-						    ok4, 4, true), 0);
+	n = irdma_t_node(test, true);
+	KUNIT_EXPECT_EQ(test, irdma_process_options(n, o4, 4, true), 0);
+	KUNIT_EXPECT_EQ(test, n->mss, 536);
+	n = irdma_t_node(test, true);
+	KUNIT_EXPECT_EQ(test, irdma_process_options(n, tiny, 4, true), 0);
+	KUNIT_EXPECT_EQ(test, n->mss, 536);
+	n = irdma_t_node(test, false);
+	KUNIT_EXPECT_EQ(test, irdma_process_options(n, o6, 4, true), 0);
+	KUNIT_EXPECT_EQ(test, n->mss, 1220);
+	n = irdma_t_node(test, true);
+	KUNIT_EXPECT_EQ(test, irdma_process_options(n, ok4, 4, true), 0);
+	KUNIT_EXPECT_EQ(test, n->mss, 537);
 }
 
 static void irdma_test_tcp_options_malformed(struct kunit *test)
@@ -1633,7 +1642,7 @@ static struct kunit_case irdma_cm_wire_cases[] = {
 	KUNIT_CASE(irdma_test_parse_mpa_markers_and_reject),
 	KUNIT_CASE(irdma_test_tcp_options_mss_ws),
 	KUNIT_CASE(irdma_test_tcp_options_default_mss),
-	KUNIT_CASE(irdma_test_tcp_options_small_mss_refused),
+	KUNIT_CASE(irdma_test_tcp_options_small_mss_clamped),
 	KUNIT_CASE(irdma_test_tcp_options_malformed),
 	KUNIT_CASE(irdma_test_check_seq_window),
 	KUNIT_CASE(irdma_test_parse_segment),

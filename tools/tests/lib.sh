@@ -525,17 +525,20 @@ t_cap_stop() {
 	T_CAP_PID=
 }
 
-# t_rping NAME SERVER_NS CLIENT_NS ADDR PORT: an rping server in SERVER_NS
-# on ADDR:PORT, a client in CLIENT_NS, 10 verified pings; PASS when both
+# t_rping NAME SERVER_NS CLIENT_NS ADDR PORT [SERVER_ADDR]: an rping server
+# in SERVER_NS on SERVER_ADDR (default ADDR):PORT, a client in CLIENT_NS to
+# ADDR (the two differ for a link-local address: each names its own
+# interface), 10 verified pings; PASS when both
 # end well and the client printed 10 pings.  rping's server sometimes
 # misses the client's disconnect (a race in rping: about 1 run in 50 it
 # waits forever in "wait for RDMA_WRITE_ADV state 10", killable); the data
 # path is proven by the client's verified pings, so the server gets 10 s
 # after the client, then is killed with a note.
 t_rping() {
-	local name=$1 sns=$2 cns=$3 addr=$4 port=$5 spid out rc=0 src=0 srv
+	local name=$1 sns=$2 cns=$3 addr=$4 port=$5 saddr=${6:-$4} spid out
+	local rc=0 src=0 srv
 	srv=$(mktemp /var/tmp/rping-s.XXXXXX)
-	ip netns exec "$sns" timeout 60 rping -s -a "$addr" -p "$port" -C 10 -V >"$srv" 2>&1 &
+	ip netns exec "$sns" timeout 60 rping -s -a "$saddr" -p "$port" -C 10 -V >"$srv" 2>&1 &
 	spid=$!
 	if ! t_wait 10 t_rdma_listening "$port"; then
 		kill "$spid" 2>/dev/null

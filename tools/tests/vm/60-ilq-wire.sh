@@ -177,7 +177,8 @@ mpa_pair "$P/mpa-reject-ipv6" "$T_IP6_A" 7003
 VIP_A=203.0.113.1 VIP_B=203.0.113.2 VIP6_A=2001:db8:100::1 VIP6_B=2001:db8:100::2
 vlan_up() {
 	local ns=$1 dev=$2 ip=$3 ip6=$4
-	t_in "$ns" ip link add link "$dev" name "$dev.100" type vlan id 100 &&
+	# a VLAN MTU below the netdev's: the MSS on VLAN 100 must follow it
+	t_in "$ns" ip link add link "$dev" name "$dev.100" mtu 1400 type vlan id 100 &&
 		t_in "$ns" ip addr add "$ip/24" dev "$dev.100" &&
 		t_in "$ns" ip addr add "$ip6/64" dev "$dev.100" nodad &&
 		t_in "$ns" ip link set "$dev.100" up &&
@@ -278,6 +279,15 @@ if [ "$have_cap" = 1 ]; then
 		t_log "SYN-ACK: $(awk -F'|' '$5 ~ /S/ && $5 ~ /A/ { print "flags " $5 ", MSS " $11 ", wscale " $12; exit }' "$work/model")"
 	else
 		t_fail "$P/wire-synack" "no SYN-ACK with an MSS option from the model"
+	fi
+	# SYN-ACKs from the VLAN 100 addresses: MSS from va.100's MTU (1400)
+	vmss=$(awk -F'|' -v va="$VIP_A" -v va6="$VIP6_A" '$5 ~ /S/ && $5 ~ /A/ &&
+		($1 == va || $2 == va6) { printf "%s%s ", ($1 == va ? "v4:" : "v6:"), $11 }' "$work/model")
+	t_log "SYN-ACK MSS on VLAN 100: ${vmss:-none}"
+	if [ -n "$vmss" ] && ! tr ' ' '\n' <<<"$vmss" | grep -v -e '^$' -e '^v4:1360$' -e '^v6:1340$' | grep -q .; then
+		t_pass "$P/wire-vlan-mss"
+	else
+		t_fail "$P/wire-vlan-mss" "want MSS 1360 (IPv4) and 1340 (IPv6) on a VLAN device of MTU 1400"
 	fi
 	# MPA replies with R set carrying "irdma says no", over IPv4 and IPv6,
 	# untagged and tagged
