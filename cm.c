@@ -3790,9 +3790,8 @@ static void irdma_cm_event_connected(struct irdma_cm_node *cm_node)
  *
  * Reports CONNECT_REPLY(0) (active) or ESTABLISHED (passive) and frees
  * the LSMM copy.  The address handle stays until the node goes: its
- * reference keeps the ARP entry the QP context names from being
- * reprogrammed (by a spoofed segment, say) while the QP owns the
- * connection.
+ * reference keeps the ARP entry the QP context names allocated while the
+ * QP owns the connection.
  *
  * Context: cm_core->mutex held.
  */
@@ -5701,10 +5700,52 @@ static void irdma_cm_evict_half_open(struct irdma_cm_listener *listener)
 }
 
 /**
+ * irdma_cm_passive_nh() - the next hop a passive connection answers
+ * through
+ * @cm_core: CM instance
+ * @seg: the SYN
+ * @vlan_id: VLAN the SYN came on (the scope of a link-local source)
+ * @mac: set to the next hop's MAC
+ *
+ * The MAC comes from the kernel's routing and neighbour tables
+ * (net_ops->route), as for an active open, never from the SYN's frame:
+ * the adapter keeps one ARP entry per neighbour address, shared by
+ * every connection to it, and a spoofed SYN must not point that entry
+ * (and the connections using it) at another station.  The neighbour of
+ * a peer that just sent us a SYN is normally known (its ARP request or
+ * neighbour solicitation for our address left it in the table); when it
+ * is not, the lookup starts its resolution and the SYN is dropped: the
+ * peer's retransmission finds it resolved.
+ *
+ * Context: cm_core->mutex held; may sleep.
+ * Return: 0, or -errno when there is no usable next hop.
+ */
+static int irdma_cm_passive_nh(struct irdma_cm_core *cm_core,
+			       const struct irdma_cm_seg *seg, u16 vlan_id,
+			       u8 *mac)
+{
+	struct irdma_cm_route rt = { .ipv4 = seg->ipv4, .tos = seg->tos };
+	int ret;
+
+	lockdep_assert_held(&cm_core->mutex);
+	memcpy(rt.loc_addr, seg->daddr, sizeof(rt.loc_addr));
+	memcpy(rt.rem_addr, seg->saddr, sizeof(rt.rem_addr));
+	if (!seg->ipv4 && irdma_cm_ipv6_link_local(seg->saddr))
+		rt.scope_id = irdma_cm_vlan_ifindex(cm_core, vlan_id);
+	ret = cm_core->net->route(cm_core, &rt);
+	if (ret)
+		return ret;
+	if (rt.loopback)
+		return -EINVAL;	/* a frame from one of our own addresses */
+	ether_addr_copy(mac, rt.nh_mac);
+	return 0;
+}
+
+/**
  * irdma_cm_new_passive() - a SYN for a listener: make the passive node
  * @cm_core: CM instance
  * @seg: the SYN
- * @pkt: its frame (source MAC, VLAN)
+ * @pkt: its frame (VLAN priority)
  * @vlan_id: VLAN id of the frame
  *
  * A full backlog drops the SYN (the peer retransmits, as with Linux
@@ -5712,7 +5753,8 @@ static void irdma_cm_evict_half_open(struct irdma_cm_listener *listener)
  * nodes have their own bound (tun.max_half_open per listener): at the
  * bound the listener's oldest half-open node goes, silently (a SYN flood
  * then cannot starve the backlog, and a real peer's ACK usually beats
- * the flood).  At tun.max_nodes the SYN is dropped.
+ * the flood).  At tun.max_nodes the SYN is dropped, and so is a SYN
+ * whose next hop is not resolved yet (irdma_cm_passive_nh()).
  *
  * Context: cm_core->mutex held.
  */
@@ -5731,10 +5773,6 @@ static void irdma_cm_new_passive(struct irdma_cm_core *cm_core,
 		irdma_cm_reset_unknown(cm_core, seg, vlan_id);
 		return;
 	}
-	if (!pkt->smac_valid) {
-		cm_core->stats.rx_dropped++;
-		goto out;
-	}
 	if (listener->pending >= listener->backlog) {
 		cm_core->stats.listen_overflows++;
 		cm_core->stats.rx_dropped++;
@@ -5747,6 +5785,11 @@ static void irdma_cm_new_passive(struct irdma_cm_core *cm_core,
 		cm_core->stats.rx_dropped++;
 		goto out;
 	}
+	if (irdma_cm_passive_nh(cm_core, seg, vlan_id, info.rem_mac)) {
+		cm_core->stats.syn_unresolved++;
+		cm_core->stats.rx_dropped++;
+		goto out;
+	}
 	info.ipv4 = seg->ipv4;
 	memcpy(info.loc_addr, seg->daddr, sizeof(info.loc_addr));
 	memcpy(info.rem_addr, seg->saddr, sizeof(info.rem_addr));
@@ -5755,7 +5798,6 @@ static void irdma_cm_new_passive(struct irdma_cm_core *cm_core,
 	info.vlan_id = vlan_id;
 	info.user_pri = pkt->vlan_valid ? pkt->vlan_tci >> VLAN_PRIO_SHIFT : 0;
 	info.tos = listener->tos ? listener->tos : seg->tos;
-	ether_addr_copy(info.rem_mac, pkt->smac);
 	cm_node = irdma_make_cm_node(cm_core, &info, listener);
 	if (!cm_node)
 		goto out;

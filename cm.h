@@ -88,11 +88,10 @@
  * - apbvt(core, port, add): add or delete a local port in the APBVT.  Calls
  *   are balanced; one port may be added several times: keep a count.
  * - arp_index(core, ipv4, ip, mac): add or update the ARP-cache entry
- *   ip -> mac; returns its index (>= 0) or -errno.  The MAC of an entry
- *   an AH references must not change (the existing index is returned).
- *   The CM passes a MAC from the kernel's neighbour table (active opens,
- *   stateless resets) or, for a passive SYN, the frame's source MAC;
- *   never that of any other unsolicited segment.
+ *   ip -> mac; returns its index (>= 0) or -errno.  The CM passes only
+ *   MACs from the kernel's neighbour table (never a received frame's), so
+ *   a new MAC for a known address is a neighbour update: the entry is
+ *   reprogrammed in place, whoever uses it.
  * - qp_get(core, qpn): the QP with that number, with a reference, or NULL.
  * - qp_ref(iwqp) / qp_put(iwqp): take / drop a QP reference.  Any context.
  * - qp_offload(iwqp, info): write the connection WQEs (LSMM with
@@ -686,6 +685,8 @@ struct irdma_cm_tunables {
  * @half_open_evictions: half-open nodes dropped for a newer SYN
  *	(tun.max_half_open)
  * @node_limit_drops: SYNs dropped and connects refused at tun.max_nodes
+ * @syn_unresolved: SYNs for a listener dropped because the peer's next
+ *	hop had no resolved neighbour entry (its resolution was started)
  * @rst_no_route: segments matching no connection left unanswered: no
  *	resolved next hop for the RST
  * @replies_ratelimited: unsolicited replies not sent (tun.reply_rate,
@@ -716,6 +717,7 @@ struct irdma_cm_stats {
 	u64 half_open_evictions;
 	u64 node_limit_drops;
 	u64 rst_no_route;
+	u64 syn_unresolved;
 	u64 replies_ratelimited;
 	u64 rtr_closes;
 	u64 events_dropped;

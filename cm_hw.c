@@ -249,11 +249,12 @@ out:
  * @ip: neighbour address, CM layout (IPv4 in [0])
  * @mac: its MAC
  *
- * An entry is found by address.  Its MAC is only reprogrammed while no
- * address handle uses it: a segment from the wire (possibly spoofed)
- * must not redirect live connections.  Entries no AH uses are reused
- * when the table is full, so a flood of source addresses cannot exhaust
- * it.
+ * An entry is found by address.  @mac always comes from the kernel's
+ * neighbour table (the CM never takes one from a received frame), so a
+ * different MAC is a neighbour update: the entry is reprogrammed in
+ * place, and every connection to that neighbour follows it, as the host
+ * stack's sockets do.  Entries no AH uses are reused when the table is
+ * full, so a flood of source addresses cannot exhaust it.
  *
  * Context: cm_core->mutex held (calls are serialised per function).
  * Return: the index, or -ENOSPC / a CQP error.
@@ -281,11 +282,9 @@ static int irdma_hw_arp_index(struct irdma_cm_core *core, bool ipv4,
 		ret = i;
 		if (ether_addr_equal(e->mac, mac))
 			goto out;
-		if (e->refcnt) {
-			dev_dbg_ratelimited(rf->dma_dev,
-					    "ARP entry %u in use: MAC kept\n", i);
-			goto out;
-		}
+		dev_dbg_ratelimited(rf->dma_dev,
+				    "ARP entry %u: neighbour MAC changed to %pM\n",
+				    i, mac);
 		victim = i;
 		break;
 	}

@@ -28,6 +28,7 @@ static const struct rdma_stat_desc irdma_cm_counters[] = {
 	IRDMA_CM_COUNTER("cmRetransmits", rexmits),
 	IRDMA_CM_COUNTER("cmChallengeAcks", challenge_acks),
 	IRDMA_CM_COUNTER("cmListenOverflows", listen_overflows),
+	IRDMA_CM_COUNTER("cmSynUnresolved", syn_unresolved),
 	IRDMA_CM_COUNTER("cmHalfOpenEvictions", half_open_evictions),
 	IRDMA_CM_COUNTER("cmNodeLimitDrops", node_limit_drops),
 	IRDMA_CM_COUNTER("cmSegsIn", rx_segs),

@@ -3265,6 +3265,55 @@ static void irdma_test_stray_segment_no_arp_update(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, irdma_t_core(1)->stats.resets_sent, 1ull);
 }
 
+/*
+ * a SYN's frame MAC never reaches the ARP cache: a SYN claiming dev 0's
+ * address from another station's MAC programs dev 0's real MAC (the
+ * neighbour table's), so it cannot redirect connections to dev 0
+ */
+static void irdma_test_spoofed_syn_mac_ignored(struct kunit *test)
+{
+	static const u8 opts[] = { 2, 4, 0x05, 0xb4, 3, 3, 2, 0 };
+	struct irdma_test_dev *d = &irdma_tw->dev[1];
+	struct irdma_t_raw r = { .addr = T_ADDR0, .port = 41000, .seq = 7 };
+	int adds;
+
+	irdma_t_listen(test, true, NULL, 4);
+	adds = d->arp_adds;
+	irdma_t_raw_send(&r, IRDMA_TCP_SYN, opts, sizeof(opts), NULL, 0);
+	KUNIT_EXPECT_EQ(test, irdma_t_core(1)->stats.nodes_created, 1ull);
+	KUNIT_EXPECT_EQ(test, d->arp_adds, adds + 1);
+	KUNIT_EXPECT_TRUE(test, ether_addr_equal(d->arp_last_mac,
+						 irdma_tw->dev[0].netdev->dev_addr));
+}
+
+/*
+ * a SYN whose sender has no resolved neighbour is dropped and counted,
+ * with no node and no answer; its retransmission, resolved, is taken
+ */
+static void irdma_test_syn_unresolved_dropped(struct kunit *test)
+{
+	static const u8 opts[] = { 2, 4, 0x05, 0xb4, 3, 3, 2, 0 };
+	struct irdma_test_dev *d = &irdma_tw->dev[1];
+	struct irdma_t_raw r = { .addr = T_RAW_ADDR, .port = 41000, .seq = 7 };
+	struct irdma_test_seg *s;
+
+	irdma_t_listen(test, true, NULL, 4);
+	d->route_err = -EHOSTUNREACH;
+	irdma_t_raw_send(&r, IRDMA_TCP_SYN, opts, sizeof(opts), NULL, 0);
+	KUNIT_EXPECT_EQ(test, irdma_t_core(1)->stats.syn_unresolved, 1ull);
+	KUNIT_EXPECT_EQ(test, irdma_t_core(1)->stats.nodes_created, 0ull);
+	KUNIT_EXPECT_EQ(test, irdma_t_count_to_raw(0), 0);
+	KUNIT_EXPECT_EQ(test, irdma_t_ahs_used(1), 0);
+	d->route_err = 0;
+	r.seq = 7;
+	irdma_t_raw_send(&r, IRDMA_TCP_SYN, opts, sizeof(opts), NULL, 0);
+	s = irdma_t_raw_last();
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	KUNIT_EXPECT_EQ(test, s->flags, IRDMA_TCP_SYN | IRDMA_TCP_ACK);
+	KUNIT_EXPECT_EQ(test, s->ack, 8u);
+	KUNIT_EXPECT_EQ(test, irdma_t_core(1)->node_cnt, 1u);
+}
+
 /* a frame flood is bounded: at most tun.max_rx_queued frames wait */
 static void irdma_test_rx_queue_bounded(struct kunit *test)
 {
@@ -4193,6 +4242,8 @@ static struct kunit_case irdma_cm_conn_cases[] = {
 	KUNIT_CASE(irdma_test_ah_kept_while_offloaded),
 	KUNIT_CASE(irdma_test_stray_segment_no_arp_update),
 	KUNIT_CASE(irdma_test_rx_queue_bounded),
+	KUNIT_CASE(irdma_test_spoofed_syn_mac_ignored),
+	KUNIT_CASE(irdma_test_syn_unresolved_dropped),
 	KUNIT_CASE(irdma_test_unsolicited_replies_ratelimited),
 	KUNIT_CASE(irdma_test_challenge_ack_gap),
 	KUNIT_CASE(irdma_test_challenge_budget_random),
