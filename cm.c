@@ -5541,7 +5541,8 @@ static void irdma_cm_teardown_connections(struct irdma_cm_core *cm_core,
  *
  * Address added: a child listener for it on every wildcard listener of
  * its family.  Address removed: those children go and its connections are
- * torn down.  Link down (no address): every connection on that VLAN.
+ * torn down.  Link set down (no address; a carrier loss is not reported
+ * here): every connection on that VLAN.
  *
  * Context: cm_core->mutex held.
  */

@@ -36,7 +36,7 @@ static DEFINE_SPINLOCK(irdma_functions_lock);
  * @link: a link change (else an address change)
  * @ipv4: address family (address changes)
  * @addr: the address, host-order words, IPv4 in [0]
- * @up: link up / address added
+ * @up: link administratively up (carrier aside) / address added
  */
 struct irdma_if_event {
 	struct work_struct work;
@@ -216,7 +216,14 @@ static int irdma_netdev_event(struct notifier_block *nb, unsigned long event,
 	case NETDEV_UP:
 	case NETDEV_DOWN:
 	case NETDEV_CHANGE:
-		ev.up = netif_running(netdev) && netif_carrier_ok(netdev);
+		/*
+		 * Only an administrative down ends the connections.  A carrier
+		 * loss does not: TCP, the adapter's offload included, keeps
+		 * retransmitting through a blip and gives up by its own
+		 * timeouts if the link stays away.  The port state follows the
+		 * carrier (irdma_port_event()).
+		 */
+		ev.up = netif_running(netdev);
 		irdma_if_event_post(netdev, &ev);
 		break;
 	}
