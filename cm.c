@@ -232,7 +232,8 @@ static int irdma_cm_parse_segment(const u8 *buf, u32 len, bool ipv4,
 	seg->ack = get_unaligned_be32(tcph + IRDMA_TCP_OFF_ACK);
 	seg->flags = tcph[IRDMA_TCP_OFF_FLAGS] &
 		     (IRDMA_TCP_FIN | IRDMA_TCP_SYN | IRDMA_TCP_RST |
-		      IRDMA_TCP_PSH | IRDMA_TCP_ACK);
+		      IRDMA_TCP_PSH | IRDMA_TCP_ACK | IRDMA_TCP_ECE |
+		      IRDMA_TCP_CWR);
 	seg->window = get_unaligned_be16(tcph + IRDMA_TCP_OFF_WIN);
 	seg->opts = tcph + IRDMA_CM_TCP_HDR_SIZE;
 	seg->optlen = hlen - IRDMA_CM_TCP_HDR_SIZE;
@@ -1802,6 +1803,11 @@ static int irdma_send_syn(struct irdma_cm_node *cm_node, bool sendack)
 	opts[7] = IRDMA_TCPOPT_EOL;
 	if (sendack)
 		flags |= IRDMA_TCP_ACK;
+	/* RFC 3168: an ECN-setup SYN carries ECE and CWR, its SYN-ACK ECE */
+	if (!sendack && cm_node->ecn_asked)
+		flags |= IRDMA_TCP_ECE | IRDMA_TCP_CWR;
+	if (sendack && cm_node->ecn)
+		flags |= IRDMA_TCP_ECE;
 	return irdma_cm_send_seg(cm_node, opts, sizeof(opts), NULL, 0, flags,
 				 true);
 }
@@ -2644,6 +2650,25 @@ static int irdma_check_syn(struct irdma_cm_node *cm_node,
 }
 
 /**
+ * irdma_cm_ecn_mode() - what the handshake does about ECN
+ * @cm_core: CM instance
+ *
+ * As the namespace's TCP sockets (net.ipv4.tcp_ecn, which covers IPv6
+ * too), unless tun.ecn overrides it.
+ *
+ * Return: 1 to ask for ECN in an active open's SYN (and accept it), 2 to
+ * accept it when a peer asks, 0 for neither.
+ */
+static int irdma_cm_ecn_mode(struct irdma_cm_core *cm_core)
+{
+	int mode = cm_core->tun.ecn;
+
+	if (mode < 0)
+		mode = READ_ONCE(dev_net(cm_core->netdev)->ipv4.sysctl_tcp_ecn);
+	return mode == 1 || mode == 2 ? mode : 0;
+}
+
+/**
  * irdma_handle_syn_pkt() - a SYN (without ACK)
  * @cm_node: node; a fresh passive node is IDLE
  * @seg: the SYN
@@ -2678,6 +2703,10 @@ static void irdma_handle_syn_pkt(struct irdma_cm_node *cm_node,
 		irdma_passive_open_err(cm_node, true);
 		return;
 	}
+	/* RFC 3168 6.1.1: an ECN-setup SYN, and ECN allowed here */
+	cm_node->ecn = (seg->flags & (IRDMA_TCP_ECE | IRDMA_TCP_CWR)) ==
+		       (IRDMA_TCP_ECE | IRDMA_TCP_CWR) &&
+		       irdma_cm_ecn_mode(cm_node->core) != 0;
 	irdma_cm_set_state(cm_node, IRDMA_CM_STATE_SYN_RCVD);
 	irdma_send_syn(cm_node, true);
 }
@@ -2718,6 +2747,10 @@ static void irdma_handle_synack_pkt(struct irdma_cm_node *cm_node,
 		irdma_active_open_err(cm_node, true, -ECONNREFUSED);
 		return;
 	}
+	/* RFC 3168 6.1.1: an ECN-setup SYN-ACK has ECE without CWR */
+	cm_node->ecn = cm_node->ecn_asked &&
+		       (seg->flags & (IRDMA_TCP_ECE | IRDMA_TCP_CWR)) ==
+		       IRDMA_TCP_ECE;
 	if (irdma_send_mpa_request(cm_node))
 		irdma_active_open_err(cm_node, true, -ENOMEM);
 }
@@ -3472,6 +3505,7 @@ static void irdma_init_tcp_ctx(struct irdma_cm_node *cm_node,
 	info->user_pri = cm_node->user_pri;
 	info->ttl = IRDMA_CM_DEFAULT_TTL;
 	info->tos = cm_node->tos;
+	info->ecn = cm_node->ecn;
 	info->mss = cm_node->mss;
 	info->snd_nxt = cm_node->snd_nxt;
 	info->snd_una = cm_node->snd_nxt;
@@ -5336,6 +5370,7 @@ static int irdma_create_cm_node(struct irdma_cm_core *cm_core,
 	ret = irdma_cm_node_qhash(cm_node, true);
 	if (ret)
 		goto err_finish;
+	cm_node->ecn_asked = irdma_cm_ecn_mode(cm_core) == 1;
 	irdma_cm_set_state(cm_node, IRDMA_CM_STATE_SYN_SENT);
 	ret = irdma_send_syn(cm_node, false);
 	if (ret)
@@ -6343,6 +6378,7 @@ int irdma_setup_cm_core(struct irdma_cm_core *cm_core,
 	cm_core->tun.reply_burst = 1000;
 	cm_core->reply_tokens = cm_core->tun.reply_burst;
 	cm_core->reply_stamp = jiffies;
+	cm_core->tun.ecn = -1;
 	cm_core->tun.challenge_limit = 1000;
 	cm_core->tun.oow_gap = msecs_to_jiffies(500);
 	cm_core->challenge_sec = jiffies / HZ - 1;

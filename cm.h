@@ -238,6 +238,8 @@ struct sockaddr_storage;
 #define IRDMA_TCP_RST			0x04
 #define IRDMA_TCP_PSH			0x08
 #define IRDMA_TCP_ACK			0x10
+#define IRDMA_TCP_ECE			0x40
+#define IRDMA_TCP_CWR			0x80
 
 /**
  * enum irdma_cm_state - state of a connection node
@@ -451,7 +453,9 @@ struct irdma_cm_qhash_info {
  * @vlan_tci: VLAN id | user priority << 13
  * @user_pri: user priority (queue-set selection)
  * @ttl: TTL / hop limit
- * @tos: TOS / traffic class (the hw layer ORs in ECT(0) if ECN is on)
+ * @tos: TOS / traffic class (its ECN bits are the hw layer's)
+ * @ecn: ECN was negotiated: the adapter marks data ECT(0) and answers
+ *	congestion marks
  * @mss: send MSS
  * @snd_nxt: next sequence number to send (after every CM byte; the passive
  *	side's MPA reply is not counted: it goes as the LSMM)
@@ -488,6 +492,7 @@ struct irdma_cm_offload_info {
 	u8 user_pri;
 	u8 ttl;
 	u8 tos;
+	bool ecn;
 	u16 mss;
 	u32 snd_nxt;
 	u32 snd_una;
@@ -609,6 +614,9 @@ struct irdma_cm_net_ops {
  * @rexmit_max_timeout: backoff cap (12 s)
  * @max_rexmits: retransmissions before giving up (32): MPA request, and
  *	the FIN of a node whose ULP is still attached
+ * @ecn: ECN in the handshake: -1 follows the namespace's
+ *	net.ipv4.tcp_ecn (1: ask for it and accept it, 2: accept it when
+ *	asked, 0: neither); 0-2 override it (tests)
  * @syn_retries: retransmissions of an active open's SYN (6, as
  *	tcp_syn_retries: with our backoff the connect gives up after about
  *	a minute, and rdma_destroy_id() never waits longer)
@@ -656,6 +664,7 @@ struct irdma_cm_tunables {
 	unsigned int reply_burst;
 	unsigned int challenge_limit;
 	unsigned long oow_gap;
+	int ecn;
 	unsigned int syn_retries;
 	unsigned int synack_retries;
 	unsigned int orphan_retries;
@@ -863,6 +872,9 @@ struct irdma_cm_listener {
  * @rcv_wscale: our window-scale shift
  * @mss: send MSS
  * @peer_ws_ok: the peer offered window scaling
+ * @ecn_asked: active: our SYN asked for ECN (ECE and CWR)
+ * @ecn: ECN negotiated in the handshake (RFC 3168): the connection's
+ *	data may carry ECT
  * @mpa_rev: MPA revision in use (2, or 1 after fallback or a v1 peer)
  * @mpa_v1_only: active: do not offer v2 (after a reset to a v2 request)
  * @ird: IRD we offer / end with
@@ -962,6 +974,8 @@ struct irdma_cm_node {
 	u8 rcv_wscale;
 	u16 mss;
 	bool peer_ws_ok;
+	bool ecn_asked;
+	bool ecn;
 	u8 mpa_rev;
 	bool mpa_v1_only;
 	u16 ird;

@@ -14,6 +14,7 @@
 #include <linux/etherdevice.h>
 #include <linux/highmem.h>
 #include <linux/log2.h>
+#include <net/inet_ecn.h>
 #include <rdma/ib_umem.h>
 #include <rdma/irdma-abi.h>
 #include <rdma/uverbs_ioctl.h>
@@ -150,15 +151,15 @@ static void irdma_qp_fill_tcp_ctx(struct irdma_qp *iwqp,
 {
 	struct irdma_qp_ctx *ctx = irdma_qp_ctx(iwqp);
 	__le64 *qw = ctx->qw;
-	u8 tos = info->tos;
+	u8 tos = info->tos & ~INET_ECN_MASK;
 
-	/* ECN is on: mark ECT(0) unless the ULP chose a code point */
-	if (!(tos & 0x3))
-		tos |= 0x2;
+	/* ECT(0) and ECN handling only where the handshake negotiated it */
+	if (info->ecn)
+		tos |= INET_ECN_ECT_0;
 	qw[IRDMA_QPC_QW0] |=
 		le64_encode_bits(info->ipv4, IRDMA_QPC_QW0_IPV4) |
 		le64_encode_bits(info->insert_vlan, IRDMA_QPC_QW0_INSERTVLANTAG) |
-		le64_encode_bits(1, IRDMA_QPC_QW0_ECN_EN) |
+		le64_encode_bits(info->ecn, IRDMA_QPC_QW0_ECN_EN) |
 		le64_encode_bits(1, IRDMA_QPC_QW0_DROPOOOSEG);
 	qw[IRDMA_QPC_QW3] |=
 		le64_encode_bits(info->ttl, IRDMA_QPC_QW3_TTL) |

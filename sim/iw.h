@@ -264,6 +264,8 @@ enum irdma_sim_iw_phase {
  * @mss: MSS
  * @ttl: TTL / hop limit
  * @tos: TOS / traffic class
+ * @ecn: ECN negotiated (QPC ECN_EN): data goes out ECT(0), congestion
+ *	marks are answered
  * @crc: MPA CRC in use
  * @ord: outbound reads at most
  * @ird: inbound reads at most
@@ -336,6 +338,7 @@ struct irdma_sim_iw {
 	struct socket *lpb_sock;
 
 	bool ipv4;
+	bool ecn;
 	u32 lip[4];
 	u32 rip[4];
 	u16 lport;

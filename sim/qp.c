@@ -1300,6 +1300,7 @@ static void irdma_sim_iw_read_ctx(struct irdma_sim_iw *iw, const __le64 *ctx)
 	iw->rport = FIELD_GET(IRDMA_QPC_QW3_DESTPORT, qw3);
 	iw->ttl = FIELD_GET(IRDMA_QPC_QW3_TTL, qw3);
 	iw->tos = FIELD_GET(IRDMA_QPC_QW3_TOS, qw3);
+	iw->ecn = qw0 & IRDMA_QPC_QW0_ECN_EN;
 	w = le64_to_cpu(ctx[IRDMA_QPC_DEST_IP_LO]);
 	iw->rip[2] = iw->ipv4 ? 0 : upper_32_bits(w);
 	iw->rip[3] = lower_32_bits(w);

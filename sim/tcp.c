@@ -260,6 +260,13 @@ static int irdma_sim_tcp_restore(struct irdma_sim_iw *iw,
 	/* the MSS trap: no timestamps, then the working MSS from the route */
 	lock_sock(sk);
 	tcp_sk(sk)->tcp_header_len = sizeof(struct tcphdr);
+	/*
+	 * ECN as the handshake the driver ran negotiated it: the socket then
+	 * marks new data ECT(0) and runs RFC 3168's ECE/CWR exchange (no
+	 * repair option carries this state)
+	 */
+	if (iw->ecn)
+		tcp_sk(sk)->ecn_flags = TCP_ECN_OK;
 	dst = __sk_dst_get(sk);
 	if (dst)
 		tcp_sync_mss(sk, dst_mtu(dst));

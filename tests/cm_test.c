@@ -1662,6 +1662,61 @@ static struct kunit_suite irdma_cm_wire_suite = {
  * Suite irdma_cm_conn: two CM instances over the in-memory wire
  */
 
+/* flags of the first SYN (@ack: SYN-ACK) that dev @from sent */
+static u8 irdma_t_syn_flags(int from, bool ack)
+{
+	int i;
+
+	for (i = 0; i < irdma_tw->nlog; i++) {
+		u8 f = irdma_tw->log[i].flags;
+
+		if (irdma_tw->log[i].from == from && (f & IRDMA_TCP_SYN) &&
+		    !!(f & IRDMA_TCP_ACK) == ack)
+			return f;
+	}
+	return 0;
+}
+
+/*
+ * ECN (RFC 3168) with dev 0's tcp_ecn @amode (the active side) and dev
+ * 1's @pmode: the SYN asks only under 1, the SYN-ACK grants only under 1
+ * or 2, and both offloads have ECN exactly when it was granted
+ */
+static void irdma_t_ecn_case(struct kunit *test, int amode, int pmode)
+{
+	struct irdma_test_cmid *l = irdma_t_listen(test, true, NULL, 4);
+	struct irdma_test_cmid *a = irdma_t_cmid(test, 0);
+	bool asked = amode == 1, on = asked && pmode;
+	u8 syn, synack;
+
+	irdma_t_core(0)->tun.ecn = amode;
+	irdma_t_core(1)->tun.ecn = pmode;
+	irdma_t_establish(test, l, a);
+	syn = irdma_t_syn_flags(0, false);
+	synack = irdma_t_syn_flags(1, true);
+	KUNIT_EXPECT_EQ(test, syn & (IRDMA_TCP_ECE | IRDMA_TCP_CWR),
+			asked ? IRDMA_TCP_ECE | IRDMA_TCP_CWR : 0);
+	KUNIT_EXPECT_EQ(test, synack & (IRDMA_TCP_ECE | IRDMA_TCP_CWR),
+			on ? IRDMA_TCP_ECE : 0);
+	KUNIT_EXPECT_EQ(test, irdma_t_tqp(0, 0)->off.ecn, on);
+	KUNIT_EXPECT_EQ(test, irdma_t_tqp(1, 0)->off.ecn, on);
+}
+
+static void irdma_test_ecn_asked_granted(struct kunit *test)
+{
+	irdma_t_ecn_case(test, 1, 2);
+}
+
+static void irdma_test_ecn_asked_refused(struct kunit *test)
+{
+	irdma_t_ecn_case(test, 1, 0);
+}
+
+static void irdma_test_ecn_not_asked(struct kunit *test)
+{
+	irdma_t_ecn_case(test, 2, 1);
+}
+
 static void irdma_test_connect_accept_ipv4(struct kunit *test)
 {
 	struct irdma_test_cmid *l = irdma_t_listen(test, true, NULL, 4);
@@ -4177,6 +4232,9 @@ static void irdma_test_rtr_before_close_on_reset_before_rts(struct kunit *test)
 
 static struct kunit_case irdma_cm_conn_cases[] = {
 	KUNIT_CASE(irdma_test_connect_accept_ipv4),
+	KUNIT_CASE(irdma_test_ecn_asked_granted),
+	KUNIT_CASE(irdma_test_ecn_asked_refused),
+	KUNIT_CASE(irdma_test_ecn_not_asked),
 	KUNIT_CASE(irdma_test_connect_accept_ipv6),
 	KUNIT_CASE(irdma_test_syn_options_on_wire),
 	KUNIT_CASE(irdma_test_pdata_length_checks),
