@@ -510,14 +510,14 @@ static u32 irdma_form_uda_cm_frame(const struct irdma_cm_seg *seg, u8 *buf)
 /**
  * irdma_mpa_ird_ord_wire() - a 14-bit IRD/ORD value for the wire
  * @val: value
- * @none: the peer signalled "no value": answer "no value" too
  *
- * Return: @val capped at 0x3FFF, or 0x3FFF if @none.
+ * Always our value, also when the peer sent "no value" (0x3FFF): echoing
+ * that would hide from the peer what this side can take.
+ *
+ * Return: @val capped at 0x3FFF.
  */
-static u16 irdma_mpa_ird_ord_wire(u16 val, bool none)
+static u16 irdma_mpa_ird_ord_wire(u16 val)
 {
-	if (none)
-		return IRDMA_MPA_V2_NO_IRD_ORD;
 	return min_t(u16, val, IRDMA_MPA_V2_IRD_ORD_MASK);
 }
 
@@ -547,7 +547,7 @@ static void irdma_build_mpa_v1(struct irdma_cm_node *cm_node, void *start_addr,
 
 /**
  * irdma_build_mpa_v2() - write an MPA v2 header with the RTR block
- * @cm_node: connection: IRD, ORD, RTR choice, peer's "no value"
+ * @cm_node: connection: IRD, ORD, RTR choice
  * @start_addr: where the 24-byte header goes
  * @mpa_key: true for a request (offers Write and, if our ORD allows it,
  *	Read RTR), false for a reply (carries the one RTR chosen)
@@ -560,14 +560,13 @@ static void irdma_build_mpa_v2(struct irdma_cm_node *cm_node, void *start_addr,
 			       bool mpa_key)
 {
 	u8 *p = start_addr;
-	bool none = cm_node->peer_no_ird_ord;
 	u16 ird, ord;
 
 	irdma_build_mpa_v1(cm_node, p, mpa_key);
 	p[IRDMA_MPA_OFF_FLAGS] |= IRDMA_MPA_FLAG_V2;
 
-	ird = irdma_mpa_ird_ord_wire(cm_node->ird, none);
-	ord = irdma_mpa_ird_ord_wire(cm_node->ord, none);
+	ird = irdma_mpa_ird_ord_wire(cm_node->ird);
+	ord = irdma_mpa_ird_ord_wire(cm_node->ord);
 	if (mpa_key || cm_node->p2p)
 		ird |= IRDMA_MPA_V2_PEER2PEER;
 	if (mpa_key) {

@@ -1462,11 +1462,12 @@ static const struct irdma_nego_case irdma_nego_cases[] = {
 	   .i_ird = 2, .i_ord = 4, .r_ird = 8, .r_ord = 8, .clr_a = true,
 	   .rep_ord = T_SET(9), .rtr = IRDMA_RTR_NONE, .r_ird_end = 8,
 	   .r_ord_end = 2, .i_ret = -EINVAL, .i_err = IRDMA_MPA_ERR_INSUFF_IRD),
-	N_(.name = "v2_none_3fff", .v2 = true, .i_ird = 4, .i_ord = 4,
+	/* "no value" limits nothing; the reply still carries our 8/8 */
+	N_(.name = "v2_none_3fff", .v2 = true, .i_ird = 8, .i_ord = 8,
 	   .r_ird = 8, .r_ord = 8, .req_ird = T_SET(0x8000 | 0x3FFF),
 	   .req_ord = T_SET(0xC000 | 0x3FFF),
 	   .rtr = IRDMA_RTR_READ, .r_ird_end = 8, .r_ord_end = 8,
-	   .i_ird_end = 4, .i_ord_end = 4),
+	   .i_ird_end = 8, .i_ord_end = 8),
 	N_(.name = "v2_resp_ord_capped_by_init_ird", .v2 = true, .i_ird = 2,
 	   .i_ord = 4, .r_ird = 8, .r_ord = 16, .rtr = IRDMA_RTR_READ,
 	   .r_ird_end = 8, .r_ord_end = 2, .i_ird_end = 2, .i_ord_end = 4),
@@ -1588,8 +1589,9 @@ static void irdma_test_negotiation_table(struct kunit *test)
 			KUNIT_EXPECT_EQ(test, ord & 0xC000, 0);
 		else
 			KUNIT_EXPECT_NE(test, ord & 0xC000, 0xC000);
-		if (c->req_ird == T_SET(0x8000 | 0x3FFF))
-			KUNIT_EXPECT_EQ(test, ird & 0x3FFF, 0x3FFF);
+		/* our own IRD/ORD, also answering "no value" (0x3FFF) */
+		KUNIT_EXPECT_EQ(test, ird & 0x3FFF, r->ird);
+		KUNIT_EXPECT_EQ(test, ord & 0x3FFF, r->ord);
 		if (c->rep_clr_a)
 			ird &= ~IRDMA_MPA_V2_PEER2PEER;
 		if (c->rep_both_rtr)
