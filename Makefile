@@ -30,7 +30,7 @@ KBUILD_ARGS := -C $(KDIR) M=$(CURDIR) IRDMA_OOT=1 \
 
 export CACHE KVER KDIR LINUX_SRC
 
-.PHONY: all modules install deps demo check static kunit fuzz vmtest siw man fresh clean
+.PHONY: all modules install deps demo check static kunit mutate fuzz vmtest siw man fresh clean
 
 all: modules
 
@@ -58,6 +58,10 @@ static: modules
 
 kunit:
 	$(TOOLS)/kunit.sh
+
+# each mutation of tools/mutations.txt must fail a KUnit test (~2 min each)
+mutate:
+	$(TOOLS)/mutate.sh
 
 fuzz:
 	$(TOOLS)/fuzz.sh

@@ -18,6 +18,8 @@
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
+#include <linux/inetdevice.h>
+#include <linux/rtnetlink.h>
 
 #include "../cm.c"
 
@@ -1960,13 +1962,17 @@ static enum irdma_test_fault irdma_t_hold_n(struct irdma_test_wire *w, int n,
 	return n == w->fault_n ? T_HOLD : T_DELIVER;
 }
 
-static void irdma_test_reordered_segments(struct kunit *test)
+/*
+ * the MPA request held on the wire until its retransmission: the two
+ * copies arrive back to back, the second is a duplicate, and the
+ * connection completes once
+ */
+static void irdma_test_held_request_duplicated(struct kunit *test)
 {
 	struct irdma_test_cmid *l = irdma_t_listen(test, true, NULL, 4);
 	struct irdma_test_cmid *a = irdma_t_cmid(test, 0);
 	struct irdma_test_cmid *n = irdma_t_cmid(test, 1);
 
-	/* dev 0 sends ACK+MPA request; hold the request behind the next frame */
 	irdma_tw->filter = irdma_t_hold_n;
 	irdma_tw->fault_n = 2;
 	KUNIT_ASSERT_EQ(test, irdma_t_connect(test, a, "r", 1), 0);
@@ -1976,6 +1982,39 @@ static void irdma_test_reordered_segments(struct kunit *test)
 	irdma_t_run(20);
 	KUNIT_EXPECT_EQ(test, a->nev, 1);
 	KUNIT_EXPECT_EQ(test, a->ev[0].status, 0);
+}
+
+/*
+ * reordering: the second half of an MPA request arrives before the first.
+ * The CM keeps only in-order bytes (the early half is dropped and answered
+ * with a duplicate ACK), takes the first half, and the request completes
+ * when the peer resends the second half.
+ */
+static void irdma_test_reordered_segments(struct kunit *test)
+{
+	struct irdma_test_cmid *l = irdma_t_listen(test, true, NULL, 4);
+	struct irdma_t_raw r;
+	u32 len, half, seq0;
+	u8 f[64];
+
+	irdma_t_raw_handshake(test, &r);
+	len = irdma_t_mpa(f, true, 2, 0x50, true, 0x8008, 0xC008, "reorder", 7);
+	half = len / 2;
+	seq0 = r.seq;
+	r.seq = seq0 + half;		/* the second half first */
+	irdma_t_raw_send(&r, IRDMA_TCP_ACK, NULL, 0, f + half, len - half);
+	KUNIT_EXPECT_EQ(test, l->nev, 0);
+	KUNIT_EXPECT_EQ(test, irdma_t_raw_last()->ack, seq0);
+	r.seq = seq0;			/* then the first */
+	irdma_t_raw_send(&r, IRDMA_TCP_ACK, NULL, 0, f, half);
+	KUNIT_EXPECT_EQ(test, l->nev, 0);
+	KUNIT_EXPECT_EQ(test, irdma_t_raw_last()->ack, seq0 + half);
+	/* the peer resends what was not acknowledged */
+	irdma_t_raw_send(&r, IRDMA_TCP_ACK, NULL, 0, f + half, len - half);
+	KUNIT_ASSERT_EQ(test, l->nev, 1);
+	KUNIT_EXPECT_EQ(test, l->ev[0].type, IW_CM_EVENT_CONNECT_REQUEST);
+	KUNIT_EXPECT_EQ(test, l->ev[0].plen, 7);
+	KUNIT_EXPECT_EQ(test, memcmp(l->ev[0].pdata, "reorder", 7), 0);
 }
 
 static enum irdma_test_fault irdma_t_corrupt_n(struct irdma_test_wire *w,
@@ -2645,6 +2684,28 @@ static void irdma_test_ipv6_address_follow(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, irdma_tw->dev[1].qhash_syn, 2);
 }
 
+/* an IPv6-only wildcard listener takes no IPv4 connection */
+static void irdma_test_ipv6_only_listener(struct kunit *test)
+{
+	static const u8 opts[] = { 2, 4, 0x05, 0xb4, 3, 3, 2, 0 };
+	struct irdma_test_cmid *l = irdma_t_cmid(test, 1);
+	struct irdma_t_raw r = { .addr = T_RAW_ADDR, .port = 41000, .seq = 7 };
+	struct irdma_test_seg *s;
+	u32 any[4] = {};
+
+	irdma_t_sin(&l->id.m_local_addr, false, any, T_PORT_L);
+	l->id.local_addr = l->id.m_local_addr;
+	l->id.afonly = 1;
+	KUNIT_ASSERT_EQ(test, irdma_create_listen(&l->id, 4), 0);
+	KUNIT_EXPECT_EQ(test, irdma_tw->dev[1].qhash_syn, 1);	/* v6 only */
+	irdma_t_raw_send(&r, IRDMA_TCP_SYN, opts, sizeof(opts), NULL, 0);
+	KUNIT_EXPECT_EQ(test, l->nev, 0);
+	s = irdma_t_raw_last();
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	KUNIT_EXPECT_TRUE(test, s->flags & IRDMA_TCP_RST);
+	KUNIT_EXPECT_EQ(test, irdma_t_core(1)->node_cnt, 0u);
+}
+
 static void irdma_test_time_wait_syn_reopens(struct kunit *test)
 {
 	static const u8 opts[] = { 2, 4, 0x05, 0xb4, 3, 3, 2, 0 };
@@ -2653,8 +2714,9 @@ static void irdma_test_time_wait_syn_reopens(struct kunit *test)
 	struct irdma_test_seg *s;
 	struct irdma_cm_node *cm;
 	struct irdma_t_raw r;
+	u32 len, seq;
+	int synacks;
 	u8 f[64];
-	u32 len;
 
 	irdma_t_core(1)->tun.time_wait = 10 * HZ;	/* stays for the test */
 	irdma_t_raw_handshake(test, &r);
@@ -2674,8 +2736,20 @@ static void irdma_test_time_wait_syn_reopens(struct kunit *test)
 	cm = irdma_t_find_rem(1, r.port);
 	KUNIT_ASSERT_NOT_NULL(test, cm);
 	KUNIT_EXPECT_EQ(test, cm->state, IRDMA_CM_STATE_TIME_WAIT);
+	/*
+	 * a SYN of the 4-tuple whose ISN is not beyond the old connection
+	 * (an old duplicate) does not reopen it: no SYN-ACK, the node stays
+	 */
+	seq = r.seq;
+	synacks = irdma_t_count_to_raw(IRDMA_TCP_SYN);
+	r.seq -= 50000;
+	irdma_t_raw_send(&r, IRDMA_TCP_SYN, opts, sizeof(opts), NULL, 0);
+	KUNIT_EXPECT_EQ(test, irdma_t_count_to_raw(IRDMA_TCP_SYN), synacks);
+	cm = irdma_t_find_rem(1, r.port);
+	KUNIT_ASSERT_NOT_NULL(test, cm);
+	KUNIT_EXPECT_EQ(test, cm->state, IRDMA_CM_STATE_TIME_WAIT);
 	/* the same 4-tuple again, with a later ISN */
-	r.seq += 100000;
+	r.seq = seq + 100000;
 	irdma_t_raw_send(&r, IRDMA_TCP_SYN, opts, sizeof(opts), NULL, 0);
 	s = irdma_t_raw_last();
 	KUNIT_EXPECT_EQ(test, s->flags, IRDMA_TCP_SYN | IRDMA_TCP_ACK);
@@ -3676,8 +3750,10 @@ static void irdma_test_kernel_net_ops(struct kunit *test)
 {
 	struct irdma_cm_core *core = irdma_t_core(0);
 	const struct irdma_cm_net_ops *k = &irdma_cm_kernel_net_ops;
+	struct net_device *lo = init_net.loopback_dev;
 	struct irdma_cm_route rt = { .ipv4 = true };
 	struct irdma_cm_addr *addrs;
+	bool opened;
 
 	/* the real lookups, in a test kernel with no configured interface */
 	rt.loc_addr[0] = 0x7f000001;
@@ -3702,6 +3778,22 @@ static void irdma_test_kernel_net_ops(struct kunit *test)
 					   IRDMA_CM_MAX_ADDRS), 0);
 	KUNIT_EXPECT_EQ(test, k->get_addrs(core, false, addrs,
 					   IRDMA_CM_MAX_ADDRS), 0);
+	/*
+	 * other interfaces of the namespace are not the device's: with lo
+	 * up (and so holding 127.0.0.1), still no address
+	 */
+	rtnl_lock();
+	opened = !(lo->flags & IFF_UP) && !dev_open(lo, NULL);
+	rtnl_unlock();
+	KUNIT_EXPECT_TRUE(test, lo->flags & IFF_UP);
+	KUNIT_EXPECT_NE(test, inet_select_addr(lo, 0, RT_SCOPE_HOST), 0);
+	KUNIT_EXPECT_EQ(test, k->get_addrs(core, true, addrs,
+					   IRDMA_CM_MAX_ADDRS), 0);
+	if (opened) {
+		rtnl_lock();
+		dev_close(lo);
+		rtnl_unlock();
+	}
 	KUNIT_EXPECT_EQ(test, k->mtu(core, IRDMA_CM_NO_VLAN), 1500u);
 }
 
@@ -3757,17 +3849,20 @@ static void irdma_test_duplicate_syn_resends_synack(struct kunit *test)
 	static const u8 opts[] = { 2, 4, 0x05, 0xb4, 3, 3, 2, 0 };
 
 	irdma_t_listen(test, true, NULL, 4);
+	/* no retransmission by the timer within the test: only the SYN's */
+	irdma_t_core(1)->tun.rexmit_timeout = 30 * HZ;
 	r.addr = T_RAW_ADDR;
 	r.port = 40000;
 	r.seq = 1000;
 	irdma_t_raw_send(&r, IRDMA_TCP_SYN, opts, sizeof(opts), NULL, 0);
 	rex = irdma_t_core(1)->stats.rexmits;
+	KUNIT_EXPECT_EQ(test, irdma_t_count_to_raw(IRDMA_TCP_SYN | IRDMA_TCP_ACK), 1);
 	r.seq = 1000;
 	irdma_t_raw_send(&r, IRDMA_TCP_SYN, opts, sizeof(opts), NULL, 0);
 	s = irdma_t_raw_last();
 	KUNIT_EXPECT_EQ(test, s->flags, IRDMA_TCP_SYN | IRDMA_TCP_ACK);
-	/* resent now (the retransmit timer may add more under TCG) */
-	KUNIT_EXPECT_GE(test, irdma_t_core(1)->stats.rexmits, rex + 1);
+	KUNIT_EXPECT_EQ(test, irdma_t_count_to_raw(IRDMA_TCP_SYN | IRDMA_TCP_ACK), 2);
+	KUNIT_EXPECT_EQ(test, irdma_t_core(1)->stats.rexmits, rex + 1);
 	KUNIT_EXPECT_EQ(test, irdma_t_core(1)->node_cnt, 1u);
 }
 
@@ -4246,6 +4341,7 @@ static struct kunit_case irdma_cm_conn_cases[] = {
 	KUNIT_CASE(irdma_test_lost_mpa_request),
 	KUNIT_CASE(irdma_test_duplicated_segments),
 	KUNIT_CASE(irdma_test_reordered_segments),
+	KUNIT_CASE(irdma_test_held_request_duplicated),
 	KUNIT_CASE(irdma_test_corrupted_mpa_key),
 	KUNIT_CASE(irdma_test_corrupted_header_dropped),
 	KUNIT_CASE(irdma_test_connect_timeout),
@@ -4272,6 +4368,7 @@ static struct kunit_case irdma_cm_conn_cases[] = {
 	KUNIT_CASE(irdma_test_mpa_reply_timeout),
 	KUNIT_CASE(irdma_test_loopback_mpa_reply_timeout),
 	KUNIT_CASE(irdma_test_ipv6_address_follow),
+	KUNIT_CASE(irdma_test_ipv6_only_listener),
 	KUNIT_CASE(irdma_test_time_wait_syn_reopens),
 	KUNIT_CASE(irdma_test_listen_backlog),
 	KUNIT_CASE(irdma_test_synack_retries_limited),
