@@ -2350,6 +2350,26 @@ static void irdma_cm_node_finish(struct irdma_cm_node *cm_node)
  */
 
 /**
+ * irdma_cm_take_token() - take one token of a reply budget
+ * @cm_core: CM instance
+ * @left: tokens left in the budget
+ *
+ * Context: cm_core->mutex held.
+ * Return: true if a token was taken; false (counted in
+ * stats.replies_ratelimited) if the budget is spent.
+ */
+static bool irdma_cm_take_token(struct irdma_cm_core *cm_core, u32 *left)
+{
+	lockdep_assert_held(&cm_core->mutex);
+	if (!*left) {
+		cm_core->stats.replies_ratelimited++;
+		return false;
+	}
+	(*left)--;
+	return true;
+}
+
+/**
  * irdma_cm_reply_allowed() - may one more reset answering a segment go out
  * @cm_core: CM instance
  *
@@ -2380,12 +2400,7 @@ static bool irdma_cm_reply_allowed(struct irdma_cm_core *cm_core)
 					      cm_core->tun.reply_burst);
 		cm_core->reply_stamp = now;
 	}
-	if (!cm_core->reply_tokens) {
-		cm_core->stats.replies_ratelimited++;
-		return false;
-	}
-	cm_core->reply_tokens--;
-	return true;
+	return irdma_cm_take_token(cm_core, &cm_core->reply_tokens);
 }
 
 /**
@@ -2416,12 +2431,7 @@ static bool irdma_cm_challenge_budget(struct irdma_cm_core *cm_core)
 		cm_core->challenge_left = (limit + 1) / 2 +
 					  get_random_u32_below(limit);
 	}
-	if (!cm_core->challenge_left) {
-		cm_core->stats.replies_ratelimited++;
-		return false;
-	}
-	cm_core->challenge_left--;
-	return true;
+	return irdma_cm_take_token(cm_core, &cm_core->challenge_left);
 }
 
 /**
@@ -5650,19 +5660,54 @@ void irdma_if_notify(struct irdma_cm_core *cm_core, struct net_device *netdev,
  */
 
 /**
+ * irdma_cm_route_back() - the route back to a segment's sender
+ * @cm_core: CM instance
+ * @seg: the segment
+ * @vlan_id: VLAN it came on (the scope of a link-local source)
+ * @rt: filled: next hop, its MAC, the VLAN and priority of our address
+ *
+ * Every answer to the wire goes where the host stack would send it:
+ * net_ops->route, the kernel's routing and neighbour tables, never the
+ * segment's frame.  A frame is unauthenticated, and the adapter keeps one
+ * ARP entry per neighbour address, shared by every connection to it: a
+ * MAC taken from a spoofed segment would point that entry, and those
+ * connections, at another station.  An unresolved neighbour fails the
+ * lookup and starts its resolution (the peer's retransmission finds it).
+ *
+ * Context: cm_core->mutex held; may sleep.
+ * Return: 0, -EINVAL for a sender that is one of our own addresses, or
+ * the lookup's -errno.
+ */
+static int irdma_cm_route_back(struct irdma_cm_core *cm_core,
+			       const struct irdma_cm_seg *seg, u16 vlan_id,
+			       struct irdma_cm_route *rt)
+{
+	int ret;
+
+	lockdep_assert_held(&cm_core->mutex);
+	memset(rt, 0, sizeof(*rt));
+	rt->ipv4 = seg->ipv4;
+	rt->tos = seg->tos;
+	memcpy(rt->loc_addr, seg->daddr, sizeof(rt->loc_addr));
+	memcpy(rt->rem_addr, seg->saddr, sizeof(rt->rem_addr));
+	if (!seg->ipv4 && irdma_cm_ipv6_link_local(seg->saddr))
+		rt->scope_id = irdma_cm_vlan_ifindex(cm_core, vlan_id);
+	ret = cm_core->net->route(cm_core, rt);
+	if (ret)
+		return ret;
+	return rt->loopback ? -EINVAL : 0;
+}
+
+/**
  * irdma_cm_reset_unknown() - answer a segment that matches no connection
  * @cm_core: CM instance
  * @seg: the segment
  * @vlan_id: VLAN the segment came on (the scope of a link-local source)
  *
- * The RST goes where the host stack would send it: the next hop, its MAC
- * and the VLAN come from the CM's network lookups (net_ops->route: the
- * kernel's routing and neighbour tables), never from the segment's frame.
- * A stray segment is unauthenticated: taking its source MAC into the
- * adapter's ARP cache would let a spoofed segment redirect the live
- * connections of its source address.  Without a resolved next hop (or for
- * a "remote" address that is local) nothing is sent; the segment is
- * counted in stats.rst_no_route.  Rate-limited before any lookup
+ * The RST goes back the way irdma_cm_route_back() finds, never to the
+ * segment's frame's MAC.  Without a resolved next hop (or for a "remote"
+ * address that is local) nothing is sent; the segment is counted in
+ * stats.rst_no_route.  Rate-limited before any lookup
  * (irdma_cm_reply_allowed()): each RST costs a route lookup and an AH.
  *
  * Context: cm_core->mutex held; may sleep.
@@ -5670,8 +5715,8 @@ void irdma_if_notify(struct irdma_cm_core *cm_core, struct net_device *netdev,
 static void irdma_cm_reset_unknown(struct irdma_cm_core *cm_core,
 				   const struct irdma_cm_seg *seg, u16 vlan_id)
 {
-	struct irdma_cm_route rt = { .ipv4 = seg->ipv4, .tos = seg->tos };
 	struct irdma_cm_ah_info info = {};
+	struct irdma_cm_route rt;
 	u8 buf[IRDMA_CM_TCP_HDR_SIZE];
 	u32 len, ah_id;
 	int idx;
@@ -5681,11 +5726,7 @@ static void irdma_cm_reset_unknown(struct irdma_cm_core *cm_core,
 	len = irdma_form_uda_cm_frame(seg, buf);
 	if (!len || !irdma_cm_reply_allowed(cm_core))
 		return;
-	memcpy(rt.loc_addr, seg->daddr, sizeof(rt.loc_addr));
-	memcpy(rt.rem_addr, seg->saddr, sizeof(rt.rem_addr));
-	if (!seg->ipv4 && irdma_cm_ipv6_link_local(seg->saddr))
-		rt.scope_id = irdma_cm_vlan_ifindex(cm_core, vlan_id);
-	if (cm_core->net->route(cm_core, &rt) || rt.loopback) {
+	if (irdma_cm_route_back(cm_core, seg, vlan_id, &rt)) {
 		cm_core->stats.rst_no_route++;
 		return;
 	}
@@ -5735,48 +5776,6 @@ static void irdma_cm_evict_half_open(struct irdma_cm_listener *listener)
 }
 
 /**
- * irdma_cm_passive_nh() - the next hop a passive connection answers
- * through
- * @cm_core: CM instance
- * @seg: the SYN
- * @vlan_id: VLAN the SYN came on (the scope of a link-local source)
- * @mac: set to the next hop's MAC
- *
- * The MAC comes from the kernel's routing and neighbour tables
- * (net_ops->route), as for an active open, never from the SYN's frame:
- * the adapter keeps one ARP entry per neighbour address, shared by
- * every connection to it, and a spoofed SYN must not point that entry
- * (and the connections using it) at another station.  The neighbour of
- * a peer that just sent us a SYN is normally known (its ARP request or
- * neighbour solicitation for our address left it in the table); when it
- * is not, the lookup starts its resolution and the SYN is dropped: the
- * peer's retransmission finds it resolved.
- *
- * Context: cm_core->mutex held; may sleep.
- * Return: 0, or -errno when there is no usable next hop.
- */
-static int irdma_cm_passive_nh(struct irdma_cm_core *cm_core,
-			       const struct irdma_cm_seg *seg, u16 vlan_id,
-			       u8 *mac)
-{
-	struct irdma_cm_route rt = { .ipv4 = seg->ipv4, .tos = seg->tos };
-	int ret;
-
-	lockdep_assert_held(&cm_core->mutex);
-	memcpy(rt.loc_addr, seg->daddr, sizeof(rt.loc_addr));
-	memcpy(rt.rem_addr, seg->saddr, sizeof(rt.rem_addr));
-	if (!seg->ipv4 && irdma_cm_ipv6_link_local(seg->saddr))
-		rt.scope_id = irdma_cm_vlan_ifindex(cm_core, vlan_id);
-	ret = cm_core->net->route(cm_core, &rt);
-	if (ret)
-		return ret;
-	if (rt.loopback)
-		return -EINVAL;	/* a frame from one of our own addresses */
-	ether_addr_copy(mac, rt.nh_mac);
-	return 0;
-}
-
-/**
  * irdma_cm_new_passive() - a SYN for a listener: make the passive node
  * @cm_core: CM instance
  * @seg: the SYN
@@ -5789,7 +5788,8 @@ static int irdma_cm_passive_nh(struct irdma_cm_core *cm_core,
  * bound the listener's oldest half-open node goes, silently (a SYN flood
  * then cannot starve the backlog, and a real peer's ACK usually beats
  * the flood).  At tun.max_nodes the SYN is dropped, and so is a SYN
- * whose next hop is not resolved yet (irdma_cm_passive_nh()).
+ * whose next hop is not resolved yet (irdma_cm_route_back(): the MAC
+ * comes from the neighbour table, never from the SYN's frame).
  *
  * Context: cm_core->mutex held.
  */
@@ -5800,6 +5800,7 @@ static void irdma_cm_new_passive(struct irdma_cm_core *cm_core,
 	struct irdma_cm_listener *listener;
 	struct irdma_cm_node *cm_node;
 	struct irdma_cm_info info = {};
+	struct irdma_cm_route rt;
 
 	lockdep_assert_held(&cm_core->mutex);
 	listener = irdma_find_listener(cm_core, seg->ipv4, seg->daddr, seg->dport,
@@ -5820,11 +5821,12 @@ static void irdma_cm_new_passive(struct irdma_cm_core *cm_core,
 		cm_core->stats.rx_dropped++;
 		goto out;
 	}
-	if (irdma_cm_passive_nh(cm_core, seg, vlan_id, info.rem_mac)) {
+	if (irdma_cm_route_back(cm_core, seg, vlan_id, &rt)) {
 		cm_core->stats.syn_unresolved++;
 		cm_core->stats.rx_dropped++;
 		goto out;
 	}
+	ether_addr_copy(info.rem_mac, rt.nh_mac);
 	info.ipv4 = seg->ipv4;
 	memcpy(info.loc_addr, seg->daddr, sizeof(info.loc_addr));
 	memcpy(info.rem_addr, seg->saddr, sizeof(info.rem_addr));

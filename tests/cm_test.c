@@ -1228,24 +1228,24 @@ static void irdma_test_tcp_options_default_mss(struct kunit *test)
 /* a peer MSS below 536 (IPv4) / 1220 (IPv6) is raised to it, not refused */
 static void irdma_test_tcp_options_small_mss_clamped(struct kunit *test)
 {
-	static const u8 o4[] = { 2, 4, 0x01, 0xf4 };	/* 500 */
-	static const u8 o6[] = { 2, 4, 0x03, 0xe8 };	/* 1000 */
-	static const u8 tiny[] = { 2, 4, 0x00, 0x01 };	/* 1 */
-	static const u8 ok4[] = { 2, 4, 0x02, 0x19 };	/* 537 */
+	static const struct {
+		bool ipv4;
+		u16 peer;
+		u16 mss;
+	} c[] = {
+		{ true, 500, 536 }, { true, 1, 536 }, { false, 1000, 1220 },
+		{ true, 537, 537 },
+	};
 	struct irdma_cm_node *n;
+	u8 o[4] = { 2, 4 };
+	int i;
 
-	n = irdma_t_node(test, true);
-	KUNIT_EXPECT_EQ(test, irdma_process_options(n, o4, 4, true), 0);
-	KUNIT_EXPECT_EQ(test, n->mss, 536);
-	n = irdma_t_node(test, true);
-	KUNIT_EXPECT_EQ(test, irdma_process_options(n, tiny, 4, true), 0);
-	KUNIT_EXPECT_EQ(test, n->mss, 536);
-	n = irdma_t_node(test, false);
-	KUNIT_EXPECT_EQ(test, irdma_process_options(n, o6, 4, true), 0);
-	KUNIT_EXPECT_EQ(test, n->mss, 1220);
-	n = irdma_t_node(test, true);
-	KUNIT_EXPECT_EQ(test, irdma_process_options(n, ok4, 4, true), 0);
-	KUNIT_EXPECT_EQ(test, n->mss, 537);
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		n = irdma_t_node(test, c[i].ipv4);
+		put_unaligned_be16(c[i].peer, o + 2);
+		KUNIT_EXPECT_EQ(test, irdma_process_options(n, o, 4, true), 0);
+		KUNIT_EXPECT_EQ(test, n->mss, c[i].mss);
+	}
 }
 
 static void irdma_test_tcp_options_malformed(struct kunit *test)
