@@ -17,7 +17,11 @@
  *	id.  With -P the server's 7 bytes must arrive with ESTABLISHED and
  *	the server checks the client's 17.  Up to MAXFAIL connections
  *	(default 0) may fail cleanly (an error event instead of ESTABLISHED:
- *	REJECTED, CONNECT_ERROR, UNREACHABLE); each is reported.
+ *	REJECTED, CONNECT_ERROR, UNREACHABLE); each is reported.  A
+ *	connect the client's own stack refuses with EADDRNOTAVAIL (the
+ *	local port rdma_cm chose still has this 4-tuple in TCP TIME_WAIT,
+ *	as a siw client's kernel socket can) is tried again on a new id, up
+ *	to 3 times; the retries are counted and printed.
  *   cm_loop -c ... -O
  *	as -c, but each connection's QP has a CQ of its own, asked for 4
  *	entries: once ESTABLISHED the client posts 8 signaled zero-length
@@ -307,7 +311,8 @@ out_free_ai:
 
 /*
  * one client connection; 0 when it went connect -> ESTABLISHED -> close,
- * 1 when the connect failed cleanly (an error event), -1 otherwise
+ * 1 when the connect failed cleanly (an error event), 2 when rdma_connect()
+ * itself failed with EADDRNOTAVAIL (try again), -1 otherwise
  */
 static int client_one(struct rdma_event_channel *ch, struct dev_res *res,
 		      struct addrinfo *ai)
@@ -339,6 +344,10 @@ static int client_one(struct rdma_event_channel *ch, struct dev_res *res,
 	if (make_qp(res, id))
 		goto out_destroy;
 	if (rdma_connect(id, &cp)) {
+		if (errno == EADDRNOTAVAIL) {
+			ret = 2;
+			goto out_destroy_qp;
+		}
 		perror("cm_loop: rdma_connect");
 		goto out_destroy_qp;
 	}
@@ -392,7 +401,7 @@ static int run_client(const char *addr, const char *port, int count,
 {
 	struct rdma_event_channel *ch;
 	struct dev_res res = {};
-	int i, r, ret = 1, failed = 0;
+	int i, r, tries, ret = 1, failed = 0, retried = 0;
 	struct addrinfo *ai;
 	struct timespec t0;
 	double s;
@@ -406,7 +415,17 @@ static int run_client(const char *addr, const char *port, int count,
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (i = 0; i < count; i++) {
-		r = client_one(ch, &res, ai);
+		for (tries = 0; tries < 4; tries++) {
+			r = client_one(ch, &res, ai);
+			if (r != 2)
+				break;
+			retried++;
+		}
+		if (r == 2) {
+			fprintf(stderr, "cm_loop: rdma_connect: %s, %d tries\n",
+				strerror(EADDRNOTAVAIL), tries);
+			r = -1;
+		}
 		if (!r)
 			continue;
 		fprintf(stderr, "cm_loop: connection %d of %d failed\n",
@@ -418,6 +437,9 @@ static int run_client(const char *addr, const char *port, int count,
 	printf("cm_loop: %d connections in %.1f s (%.1f/s), %d failed%s%s\n",
 	       i, s, s > 0 ? i / s : 0.0, failed, res.verbs ? " from " : "",
 	       res.verbs ? ibv_get_device_name(res.verbs->device) : "");
+	if (retried)
+		printf("cm_loop: %d connects retried (EADDRNOTAVAIL)\n",
+		       retried);
 	if (overflow) {
 		if (res.verbs)
 			count_async(&res);

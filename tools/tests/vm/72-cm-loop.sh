@@ -77,6 +77,8 @@ t_cm_loop() {
 	kill -TERM "$spid" 2>/dev/null
 	wait "$spid" || src=$?
 	t_log "$name: $(grep -m1 'connections in' <<<"$out")"
+	# a siw client's port can meet its own TIME_WAIT (cm_loop retries)
+	{ grep -m1 'connects retried' <<<"$out" || true; } | t_indent
 	# -O: the overflows must have been reported, or no CQ met its event
 	overflows=$(sed -n 's/^cm_loop: \([0-9]*\) CQ overflow events$/\1/p' <<<"$out")
 	if [ -n "$co" ]; then
