@@ -1013,13 +1013,18 @@ static void irdma_free_sqbuf(u8 *buf)
 
 /**
  * irdma_cm_get_sqbuf() - allocate a transmit buffer
+ * @cm_core: CM instance (its fail_tx fault injection point)
  * @plen: payload bytes the segment will carry
  *
  * Context: process context.
  * Return: a buffer for a TCP header with options and @plen bytes, or NULL.
  */
-static u8 *irdma_cm_get_sqbuf(u32 plen)
+static u8 *irdma_cm_get_sqbuf(struct irdma_cm_core *cm_core, u32 plen)
 {
+#ifdef CONFIG_FAULT_INJECTION
+	if (should_fail(&cm_core->fail_tx, 1))
+		return NULL;
+#endif
 	return kmalloc(IRDMA_CM_TCP_MAX_HDR + plen, GFP_KERNEL);
 }
 
@@ -1754,7 +1759,7 @@ static int irdma_cm_send_seg(struct irdma_cm_node *cm_node, const u8 *opts,
 	u8 *buf;
 
 	lockdep_assert_held(&cm_core->mutex);
-	buf = irdma_cm_get_sqbuf(plen);
+	buf = irdma_cm_get_sqbuf(cm_core, plen);
 	if (!buf)
 		return -ENOMEM;
 	len = irdma_form_ah_cm_frame(cm_node, buf, opts, optlen, payload, plen,
@@ -2544,7 +2549,8 @@ static void irdma_cm_mpa_v1_fallback(struct irdma_cm_node *cm_node)
 	cm_node->rcv_nxt = 0;
 	cm_node->mpa_rx_len = 0;
 	irdma_cm_set_state(cm_node, IRDMA_CM_STATE_SYN_SENT);
-	irdma_send_syn(cm_node, false);
+	if (irdma_send_syn(cm_node, false))
+		irdma_active_open_err(cm_node, false, -ENOMEM);
 }
 
 /**
@@ -2628,13 +2634,55 @@ static void irdma_handle_rst_pkt(struct irdma_cm_node *cm_node,
 }
 
 /**
+ * irdma_check_syn_rcvd() - a SYN for a half-open passive node
+ * @cm_node: node in SYN_RCVD
+ * @seg: the SYN
+ *
+ * RFC 9293 section 3.10.7.4, with Linux's window test in front of it:
+ * the same initial sequence again means our SYN-ACK was lost, and it goes
+ * again now.  A SYN outside the receive window is answered with an ACK
+ * (rate-limited) and dropped; a peer that restarted with a new initial
+ * sequence answers that ACK with a RST, which ends this node.  A SYN
+ * inside the window returns the 4-tuple to the listener: the node goes,
+ * silently, and the peer's retransmitted SYN opens a fresh one.
+ *
+ * Context: cm_core->mutex held.
+ * Return: 0 if the SYN was a retransmission, -EALREADY otherwise.
+ */
+static int irdma_check_syn_rcvd(struct irdma_cm_node *cm_node,
+				const struct irdma_cm_seg *seg)
+{
+	struct irdma_cm_core *cm_core = cm_node->core;
+	struct irdma_cm_tx *tx = &cm_node->tx;
+
+	lockdep_assert_held(&cm_core->mutex);
+	if (seg->seq + 1 == cm_node->rcv_nxt && !(seg->flags & IRDMA_TCP_ACK)) {
+		if (tx->pending) {
+			cm_core->stats.rexmits++;
+			cm_core->ops->ilq_send(cm_core, cm_node->ah_id, tx->buf,
+					       tx->len, tx->hdr_len);
+		}
+		return 0;
+	}
+	cm_core->stats.rx_dropped++;
+	if (irdma_check_seq(cm_node, seg) == -ERANGE) {
+		irdma_cm_oow_ack(cm_node);
+		return -EALREADY;
+	}
+	irdma_cm_dbg(cm_core, "node %p: new SYN from port %u, back to listen\n",
+		     cm_node, cm_node->rem_port);
+	irdma_passive_open_err(cm_node, false);
+	return -EALREADY;
+}
+
+/**
  * irdma_check_syn() - a SYN for a node that already exists
  * @cm_node: node
  * @seg: the SYN
  *
- * A retransmitted SYN (same initial sequence) in SYN_RCVD means our
- * SYN-ACK was lost: send it again now.  Any other SYN on a synchronised
- * connection gets a challenge ACK (RFC 5961 section 4.2) and is dropped.
+ * A half-open passive node: irdma_check_syn_rcvd().  Any SYN on a
+ * synchronised connection gets a challenge ACK (RFC 5961 section 4.2)
+ * and is dropped.
  *
  * Context: cm_core->mutex held.
  * Return: 0 if the SYN was a retransmission, -EALREADY otherwise.
@@ -2642,16 +2690,9 @@ static void irdma_handle_rst_pkt(struct irdma_cm_node *cm_node,
 static int irdma_check_syn(struct irdma_cm_node *cm_node,
 			   const struct irdma_cm_seg *seg)
 {
-	struct irdma_cm_tx *tx = &cm_node->tx;
-
 	lockdep_assert_held(&cm_node->core->mutex);
-	if (cm_node->state == IRDMA_CM_STATE_SYN_RCVD &&
-	    seg->seq + 1 == cm_node->rcv_nxt && tx->pending) {
-		cm_node->core->stats.rexmits++;
-		cm_node->core->ops->ilq_send(cm_node->core, cm_node->ah_id,
-					     tx->buf, tx->len, tx->hdr_len);
-		return 0;
-	}
+	if (cm_node->state == IRDMA_CM_STATE_SYN_RCVD && !cm_node->active)
+		return irdma_check_syn_rcvd(cm_node, seg);
 	if (cm_node->state != IRDMA_CM_STATE_SYN_SENT &&
 	    cm_node->state != IRDMA_CM_STATE_CLOSED)
 		irdma_cm_challenge_ack(cm_node);
@@ -2717,7 +2758,9 @@ static void irdma_handle_syn_pkt(struct irdma_cm_node *cm_node,
 		       (IRDMA_TCP_ECE | IRDMA_TCP_CWR) &&
 		       irdma_cm_ecn_mode(cm_node->core) != 0;
 	irdma_cm_set_state(cm_node, IRDMA_CM_STATE_SYN_RCVD);
-	irdma_send_syn(cm_node, true);
+	/* without its SYN-ACK kept for retransmission the node would linger */
+	if (irdma_send_syn(cm_node, true))
+		irdma_passive_open_err(cm_node, false);
 }
 
 /**
@@ -3113,8 +3156,9 @@ static void irdma_cm_ack_advance(struct irdma_cm_node *cm_node)
  * @seg: the segment
  *
  * Window check first (irdma_check_seq()): an old duplicate or an
- * out-of-window segment is answered with an ACK and dropped; an
- * unacceptable ACK in SYN_RCVD gets a reset.  The ACK that would end a
+ * out-of-window segment is answered with an ACK (rate-limited) and
+ * dropped; in SYN_RCVD any ACK but that of our SYN gets a reset
+ * <SEQ=SEG.ACK> (RFC 9293 section 3.10.7.4).  The ACK that would end a
  * passive handshake while the listener's backlog is full is dropped (the
  * node stays half-open).  Then the ACK (state
  * changes of the handshake and the close), the payload (in order only:
@@ -3143,13 +3187,15 @@ static void irdma_handle_ack_pkt(struct irdma_cm_node *cm_node,
 		return;
 	}
 	ret = irdma_check_seq(cm_node, seg);
+	/* RFC 9293: in SYN_RCVD only an ACK of our SYN is acceptable */
+	if (!ret && cm_node->state == IRDMA_CM_STATE_SYN_RCVD &&
+	    seg->ack != cm_node->snd_nxt)
+		ret = -EBADMSG;
 	if (ret) {
 		cm_core->stats.rx_dropped++;
-		if (ret == -EBADMSG && cm_node->state == IRDMA_CM_STATE_SYN_RCVD) {
+		if (ret == -EBADMSG && cm_node->state == IRDMA_CM_STATE_SYN_RCVD)
 			irdma_cm_reset_seg(cm_node, seg);
-			return;
-		}
-		if (cm_node->state != IRDMA_CM_STATE_SYN_RCVD)
+		else
 			irdma_cm_oow_ack(cm_node);
 		return;
 	}
@@ -6383,6 +6429,9 @@ int irdma_setup_cm_core(struct irdma_cm_core *cm_core,
 	cm_core->tun.challenge_limit = 1000;
 	cm_core->tun.oow_gap = msecs_to_jiffies(500);
 	cm_core->challenge_sec = jiffies / HZ - 1;
+#ifdef CONFIG_FAULT_INJECTION
+	cm_core->fail_tx = (struct fault_attr)FAULT_ATTR_INITIALIZER;
+#endif
 	atomic_set(&cm_core->rx_queued, 0);
 	atomic_long_set(&cm_core->rx_queue_drops, 0);
 	cm_core->wq = alloc_ordered_workqueue("irdma-cm-%s", WQ_MEM_RECLAIM,

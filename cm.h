@@ -155,6 +155,7 @@
 #include <linux/timer.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
+#include <linux/fault-inject.h>
 #include <linux/if_ether.h>
 #include <linux/socket.h>
 
@@ -1057,6 +1058,8 @@ struct irdma_cm_node {
  *	tun.max_rx_queued (any context)
  * @dead: irdma_cleanup_cm_core() started: no new work is accepted
  * @work_lock: protects @dead against the queueing paths (any context)
+ * @fail_tx: fault injection (CONFIG_FAULT_INJECTION) of the allocation
+ *	of a segment to send; off unless a test arms it
  */
 struct irdma_cm_core {
 	struct irdma_device *iwdev;
@@ -1080,6 +1083,9 @@ struct irdma_cm_core {
 	atomic_long_t rx_queue_drops;
 	bool dead;
 	spinlock_t work_lock; /* protects @dead for the queueing paths */
+#ifdef CONFIG_FAULT_INJECTION
+	struct fault_attr fail_tx;
+#endif
 };
 
 /**

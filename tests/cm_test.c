@@ -1023,6 +1023,20 @@ static struct irdma_cm_node *irdma_t_find_rem(int dev, u16 rem_port)
 	return NULL;
 }
 
+/* state of dev @dev's node with remote port @rem_port, -1 if none */
+static int irdma_t_rem_state(int dev, u16 rem_port)
+{
+	struct irdma_cm_node *n;
+	int state = -1;
+
+	mutex_lock(&irdma_t_core(dev)->mutex);
+	n = irdma_t_find_rem(dev, rem_port);
+	if (n)
+		state = n->state;
+	mutex_unlock(&irdma_t_core(dev)->mutex);
+	return state;
+}
+
 /*
  * Suite irdma_cm_wire: frame builders and parsers, no CM instance
  */
@@ -2494,27 +2508,34 @@ static void irdma_test_accept_refused_frees_backlog(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->ack, 5001u);
 }
 
-static void irdma_test_v2_reset_falls_back_to_v1(struct kunit *test)
+/*
+ * dev 0 connects to nobody (the wire drops everything), gets a SYN-ACK and
+ * sends its MPA v2 request; then a RST answers the request.  Returns the
+ * node, referenced, with dev 0's mutex held, or NULL (test failed).
+ */
+static struct irdma_cm_node *irdma_t_v2_request_reset(struct kunit *test,
+						      struct irdma_test_cmid *a,
+						      u32 *old_iss)
 {
-	struct irdma_test_cmid *a = irdma_t_cmid(test, 0);
 	struct irdma_cm_core *core = irdma_t_core(0);
 	struct irdma_cm_node *cm;
 	struct irdma_cm_seg s = {};
-	u32 old_iss;
 
 	core->tun.mpa_v1_fallback = true;
 	irdma_tw->filter = irdma_t_drop_all;
-	KUNIT_ASSERT_EQ(test, irdma_t_connect(test, a, NULL, 0), 0);
+	if (irdma_t_connect(test, a, NULL, 0)) {
+		KUNIT_FAIL(test, "connect failed");
+		return NULL;
+	}
 	mutex_lock(&core->mutex);
 	cm = irdma_t_find(0, T_PORT_A);
 	if (!cm) {
 		mutex_unlock(&core->mutex);
 		KUNIT_FAIL(test, "no node");
-		return;
+		return NULL;
 	}
 	irdma_cm_node_get(cm);
-	old_iss = cm->iss;
-	/* a SYN-ACK, then a RST answering the v2 request */
+	*old_iss = cm->iss;
 	s.flags = IRDMA_TCP_SYN | IRDMA_TCP_ACK;
 	s.seq = 5000;
 	s.ack = cm->snd_nxt;
@@ -2526,13 +2547,25 @@ static void irdma_test_v2_reset_falls_back_to_v1(struct kunit *test)
 	s.seq = 5001;
 	s.ack = cm->snd_nxt;
 	irdma_process_pkt(cm, &s);
+	return cm;
+}
+
+static void irdma_test_v2_reset_falls_back_to_v1(struct kunit *test)
+{
+	struct irdma_test_cmid *a = irdma_t_cmid(test, 0);
+	struct irdma_cm_node *cm;
+	u32 old_iss;
+
+	cm = irdma_t_v2_request_reset(test, a, &old_iss);
+	if (!cm)
+		return;
 	KUNIT_EXPECT_EQ(test, cm->state, IRDMA_CM_STATE_SYN_SENT);
 	KUNIT_EXPECT_EQ(test, cm->mpa_rev, IRDMA_MPA_REV1);
 	KUNIT_EXPECT_NE(test, cm->iss, old_iss);
 	KUNIT_EXPECT_EQ(test, irdma_tw->log[irdma_tw->nlog - 1].flags,
 			IRDMA_TCP_SYN);
 	irdma_rem_ref_cm_node(cm);
-	mutex_unlock(&core->mutex);
+	mutex_unlock(&irdma_t_core(0)->mutex);
 	KUNIT_EXPECT_EQ(test, a->nev, 0);
 }
 
@@ -2854,7 +2887,6 @@ static void irdma_test_backlog_full_holds_handshake(struct kunit *test)
 	struct irdma_cm_listener *listener = l->id.provider_data;
 	struct irdma_t_raw r1 = { .addr = T_RAW_ADDR, .port = 40400, .seq = 1 };
 	struct irdma_t_raw r2 = { .addr = T_RAW_ADDR, .port = 40401, .seq = 1 };
-	struct irdma_cm_node *cm;
 
 	irdma_t_raw_send(&r1, IRDMA_TCP_SYN, opts, sizeof(opts), NULL, 0);
 	r1.ack = irdma_t_raw_last()->seq + 1;
@@ -2866,10 +2898,7 @@ static void irdma_test_backlog_full_holds_handshake(struct kunit *test)
 	irdma_t_raw_send(&r2, IRDMA_TCP_ACK, NULL, 0, NULL, 0);
 	KUNIT_EXPECT_EQ(test, listener->pending, 1);
 	KUNIT_EXPECT_EQ(test, irdma_t_core(1)->stats.listen_overflows, 1ull);
-	mutex_lock(&irdma_t_core(1)->mutex);
-	cm = irdma_t_find_rem(1, 40401);
-	KUNIT_EXPECT_TRUE(test, cm && cm->state == IRDMA_CM_STATE_SYN_RCVD);
-	mutex_unlock(&irdma_t_core(1)->mutex);
+	KUNIT_EXPECT_EQ(test, irdma_t_rem_state(1, 40401), (int)IRDMA_CM_STATE_SYN_RCVD);
 }
 
 /* the CM's node limit refuses new SYNs and connects */
@@ -3351,6 +3380,77 @@ static int irdma_t_ahs_used(int dev)
 	return n;
 }
 
+/* fail the @nth next segment allocation of @core, once (fault injection) */
+static void irdma_t_fail_tx(struct kunit *test, struct irdma_cm_core *core,
+			    unsigned long nth)
+{
+#ifdef CONFIG_FAULT_INJECTION
+	core->fail_tx.probability = 100;
+	core->fail_tx.interval = nth;
+	core->fail_tx.count = 0;
+	core->fail_tx.verbose = 0;
+	atomic_set(&core->fail_tx.times, 1);
+#else
+	kunit_skip(test, "needs CONFIG_FAULT_INJECTION");
+#endif
+}
+
+/*
+ * A SYN-ACK that cannot be allocated ends the half-open node at once (it
+ * would have no timer and no owner); the peer's retransmitted SYN gets
+ * its SYN-ACK.
+ */
+static void irdma_test_synack_alloc_fail(struct kunit *test)
+{
+	static const u8 opts[] = { 2, 4, 0x05, 0xb4, 3, 3, 2, 0 };
+	struct irdma_t_raw r = { .addr = T_RAW_ADDR, .port = 40020, .seq = 300 };
+	struct irdma_cm_listener *listener;
+	struct irdma_test_cmid *l;
+	struct irdma_test_seg *s;
+
+	l = irdma_t_listen(test, true, NULL, 4);
+	listener = l->id.provider_data;
+	irdma_t_fail_tx(test, irdma_t_core(1), 1);
+	irdma_t_raw_send(&r, IRDMA_TCP_SYN, opts, sizeof(opts), NULL, 0);
+	KUNIT_EXPECT_EQ(test, irdma_t_core(1)->node_cnt, 0u);
+	KUNIT_EXPECT_EQ(test, listener->half_open, 0u);
+	KUNIT_EXPECT_EQ(test, irdma_t_count_to_raw(0), 0);
+	KUNIT_EXPECT_EQ(test, irdma_t_ahs_used(1), 0);
+
+	r.seq = 300;
+	irdma_t_raw_send(&r, IRDMA_TCP_SYN, opts, sizeof(opts), NULL, 0);
+	s = irdma_t_raw_last();
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	KUNIT_EXPECT_EQ(test, s->flags, IRDMA_TCP_SYN | IRDMA_TCP_ACK);
+	KUNIT_EXPECT_EQ(test, irdma_t_core(1)->node_cnt, 1u);
+}
+
+/*
+ * The MPA v1 retry's SYN cannot be allocated: the connect fails with
+ * -ENOMEM at once instead of waiting in SYN_SENT with no timer.
+ */
+static void irdma_test_v1_fallback_alloc_fail(struct kunit *test)
+{
+	struct irdma_test_cmid *a = irdma_t_cmid(test, 0);
+	struct irdma_cm_core *core = irdma_t_core(0);
+	struct irdma_cm_node *cm;
+	u32 old_iss;
+
+	/* the SYN and the MPA request go; the SYN of the v1 retry cannot */
+	irdma_t_fail_tx(test, core, 3);
+	cm = irdma_t_v2_request_reset(test, a, &old_iss);
+	if (!cm)
+		return;
+	KUNIT_EXPECT_EQ(test, cm->state, IRDMA_CM_STATE_CLOSED);
+	irdma_rem_ref_cm_node(cm);
+	mutex_unlock(&core->mutex);
+	irdma_t_pump();
+	KUNIT_ASSERT_EQ(test, a->nev, 1);
+	KUNIT_EXPECT_EQ(test, a->ev[0].type, IW_CM_EVENT_CONNECT_REPLY);
+	KUNIT_EXPECT_EQ(test, a->ev[0].status, -ENOMEM);
+	KUNIT_EXPECT_EQ(test, core->node_cnt, 0u);
+}
+
 /* an offloaded connection keeps its AH, and so its ARP entry pinned */
 static void irdma_test_ah_kept_while_offloaded(struct kunit *test)
 {
@@ -3685,7 +3785,6 @@ static void irdma_test_no_rts_timeout_without_rtr(struct kunit *test)
 {
 	struct irdma_test_cmid *l = irdma_t_listen(test, true, NULL, 4);
 	struct irdma_test_cmid *n = irdma_t_cmid(test, 1);
-	struct irdma_cm_node *cm;
 	struct irdma_t_raw r;
 	u8 f[64];
 	u32 len;
@@ -3700,10 +3799,7 @@ static void irdma_test_no_rts_timeout_without_rtr(struct kunit *test)
 	irdma_t_run(300);	/* three times the tests' RTS timeout */
 	KUNIT_EXPECT_EQ(test, n->nev, 0);
 	KUNIT_EXPECT_EQ(test, irdma_t_tqp(1, 0)->resets, 0);
-	mutex_lock(&irdma_t_core(1)->mutex);
-	cm = irdma_t_find_rem(1, r.port);
-	KUNIT_EXPECT_TRUE(test, cm && cm->state == IRDMA_CM_STATE_OFFLOADED);
-	mutex_unlock(&irdma_t_core(1)->mutex);
+	KUNIT_EXPECT_EQ(test, irdma_t_rem_state(1, r.port), (int)IRDMA_CM_STATE_OFFLOADED);
 	/* the initiator's first FPDU: the RTS AE, then ESTABLISHED */
 	irdma_cm_qp_established(&irdma_t_tqp(1, 0)->qp);
 	irdma_t_flush();
@@ -3863,6 +3959,85 @@ static void irdma_test_duplicate_syn_resends_synack(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->flags, IRDMA_TCP_SYN | IRDMA_TCP_ACK);
 	KUNIT_EXPECT_EQ(test, irdma_t_count_to_raw(IRDMA_TCP_SYN | IRDMA_TCP_ACK), 2);
 	KUNIT_EXPECT_EQ(test, irdma_t_core(1)->stats.rexmits, rex + 1);
+	KUNIT_EXPECT_EQ(test, irdma_t_core(1)->node_cnt, 1u);
+}
+
+/*
+ * RFC 9293 section 3.10.7.4 in SYN_RCVD: an ACK that does not acknowledge
+ * our SYN (here: SND.UNA itself) gets a reset <SEQ=SEG.ACK> and the node
+ * stays; an out-of-window segment gets an ACK and the node stays.
+ */
+static void irdma_test_syn_rcvd_bad_ack(struct kunit *test)
+{
+	static const u8 opts[] = { 2, 4, 0x05, 0xb4, 3, 3, 2, 0 };
+	struct irdma_t_raw r = { .addr = T_RAW_ADDR, .port = 40010, .seq = 500 };
+	struct irdma_test_seg *s;
+	u32 iss;
+
+	irdma_t_listen(test, true, NULL, 4);
+	irdma_t_core(1)->tun.rexmit_timeout = 30 * HZ;
+	irdma_t_raw_send(&r, IRDMA_TCP_SYN, opts, sizeof(opts), NULL, 0);
+	s = irdma_t_raw_last();
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	iss = s->seq;
+
+	r.ack = iss;		/* SND.UNA: acknowledges nothing */
+	irdma_t_raw_send(&r, IRDMA_TCP_ACK, NULL, 0, NULL, 0);
+	s = irdma_t_raw_last();
+	KUNIT_EXPECT_EQ(test, s->flags & IRDMA_TCP_RST, IRDMA_TCP_RST);
+	KUNIT_EXPECT_EQ(test, s->seq, iss);
+	KUNIT_EXPECT_EQ(test, irdma_t_core(1)->stats.resets_sent, 1ull);
+
+	r.seq = 500 + 0x40000000;	/* far outside the window */
+	r.ack = iss + 1;
+	irdma_t_raw_send(&r, IRDMA_TCP_ACK, NULL, 0, NULL, 0);
+	s = irdma_t_raw_last();
+	KUNIT_EXPECT_EQ(test, s->flags, IRDMA_TCP_ACK);
+	KUNIT_EXPECT_EQ(test, s->seq, iss + 1);
+	KUNIT_EXPECT_EQ(test, s->ack, 501u);
+
+	KUNIT_EXPECT_EQ(test, irdma_t_rem_state(1, 40010), (int)IRDMA_CM_STATE_SYN_RCVD);
+
+	/* the right ACK still completes the handshake */
+	r.seq = 501;
+	irdma_t_raw_send(&r, IRDMA_TCP_ACK, NULL, 0, NULL, 0);
+	KUNIT_EXPECT_EQ(test, irdma_t_rem_state(1, 40010), (int)IRDMA_CM_STATE_ESTABLISHED);
+}
+
+/*
+ * A SYN with another initial sequence in SYN_RCVD: outside the window it
+ * is answered with an ACK and the node stays; inside it the node goes
+ * without a RST (back to LISTEN), and the retransmitted SYN opens anew.
+ */
+static void irdma_test_syn_rcvd_new_syn(struct kunit *test)
+{
+	static const u8 opts[] = { 2, 4, 0x05, 0xb4, 3, 3, 2, 0 };
+	struct irdma_t_raw r = { .addr = T_RAW_ADDR, .port = 40011, .seq = 700 };
+	struct irdma_test_seg *s;
+
+	irdma_t_listen(test, true, NULL, 4);
+	irdma_t_core(1)->tun.rexmit_timeout = 30 * HZ;
+	irdma_t_raw_send(&r, IRDMA_TCP_SYN, opts, sizeof(opts), NULL, 0);
+	s = irdma_t_raw_last();
+	KUNIT_ASSERT_NOT_NULL(test, s);
+
+	r.seq = 700 + 0x40000000;
+	irdma_t_raw_send(&r, IRDMA_TCP_SYN, opts, sizeof(opts), NULL, 0);
+	s = irdma_t_raw_last();
+	KUNIT_EXPECT_EQ(test, s->flags, IRDMA_TCP_ACK);
+	KUNIT_EXPECT_EQ(test, s->ack, 701u);
+	KUNIT_EXPECT_EQ(test, irdma_t_core(1)->node_cnt, 1u);
+
+	r.seq = 900;		/* in the window */
+	irdma_t_raw_send(&r, IRDMA_TCP_SYN, opts, sizeof(opts), NULL, 0);
+	KUNIT_EXPECT_EQ(test, irdma_t_count_to_raw(IRDMA_TCP_RST), 0);
+	KUNIT_EXPECT_EQ(test, irdma_t_rem_state(1, 40011), -1);
+
+	r.seq = 900;		/* the peer's retransmission */
+	irdma_t_raw_send(&r, IRDMA_TCP_SYN, opts, sizeof(opts), NULL, 0);
+	s = irdma_t_raw_last();
+	KUNIT_EXPECT_EQ(test, s->flags, IRDMA_TCP_SYN | IRDMA_TCP_ACK);
+	KUNIT_EXPECT_EQ(test, s->ack, 901u);
 	KUNIT_EXPECT_EQ(test, irdma_t_core(1)->node_cnt, 1u);
 }
 
@@ -4364,6 +4539,10 @@ static struct kunit_case irdma_cm_conn_cases[] = {
 	KUNIT_CASE(irdma_test_data_before_reply_resets),
 	KUNIT_CASE(irdma_test_accept_after_peer_reset),
 	KUNIT_CASE(irdma_test_duplicate_syn_resends_synack),
+	KUNIT_CASE(irdma_test_syn_rcvd_bad_ack),
+	KUNIT_CASE(irdma_test_syn_rcvd_new_syn),
+	KUNIT_CASE(irdma_test_synack_alloc_fail),
+	KUNIT_CASE(irdma_test_v1_fallback_alloc_fail),
 	KUNIT_CASE(irdma_test_mpa_request_timeout),
 	KUNIT_CASE(irdma_test_mpa_reply_timeout),
 	KUNIT_CASE(irdma_test_loopback_mpa_reply_timeout),
