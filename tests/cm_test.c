@@ -19,6 +19,7 @@
 #include <kunit/test.h>
 #include <linux/delay.h>
 #include <linux/inetdevice.h>
+#include <linux/prandom.h>
 #include <linux/rtnetlink.h>
 
 #include "../cm.c"
@@ -4502,6 +4503,262 @@ static void irdma_test_rtr_before_close_on_reset_before_rts(struct kunit *test)
 	irdma_t_expect_close_order(test, mark);
 }
 
+/* ---- random frame sequences ---------------------------------------------- */
+
+#define T_RND_PORTS	4
+#define T_RND_STEPS	1000
+
+struct irdma_t_rnd {
+	struct kunit *test;
+	struct rnd_state st;
+	struct irdma_test_cmid *l;
+	int handled;		/* l->ev[] entries acted on */
+	struct irdma_t_raw r[T_RND_PORTS];
+};
+
+static u32 irdma_t_rnd(struct irdma_t_rnd *x, u32 n)
+{
+	return prandom_u32_state(&x->st) % n;
+}
+
+/* a sequence number near @base, or anywhere */
+static u32 irdma_t_rnd_near(struct irdma_t_rnd *x, u32 base)
+{
+	switch (irdma_t_rnd(x, 8)) {
+	case 0:
+		return prandom_u32_state(&x->st);
+	case 1:
+		return base - 1 - irdma_t_rnd(x, 4);
+	case 2:
+		return base + 1 + irdma_t_rnd(x, 2000);
+	default:
+		return base;
+	}
+}
+
+/* the raw peer learns our initial sequence from the SYN-ACKs just sent */
+static void irdma_t_rnd_learn(struct irdma_t_rnd *x)
+{
+	int i, k;
+
+	for (i = 0; i < irdma_tw->nlog; i++) {
+		const struct irdma_test_seg *s = &irdma_tw->log[i];
+		u16 dport = get_unaligned_be16(s->seg + IRDMA_TCP_OFF_DPORT);
+
+		if (s->to != 2)
+			continue;
+		for (k = 0; k < T_RND_PORTS; k++) {
+			if (x->r[k].port != dport)
+				continue;
+			if (s->flags == (IRDMA_TCP_SYN | IRDMA_TCP_ACK))
+				x->r[k].ack = s->seq + 1;
+			else if (s->flags & IRDMA_TCP_RST)
+				x->r[k].ack = 0;	/* start over */
+		}
+	}
+}
+
+/* the raw peer sends one frame, more or less well formed */
+static void irdma_t_rnd_frame(struct irdma_t_rnd *x)
+{
+	static const u8 opts[] = { 2, 4, 0x05, 0xb4, 3, 3, 2, 0 };
+	struct irdma_t_raw *r = &x->r[irdma_t_rnd(x, T_RND_PORTS)];
+	struct irdma_t_raw off = *r;
+	u8 f[IRDMA_MPA_MAX_FRAME];
+	u32 len;
+
+	u32 c = irdma_t_rnd(x, 14);
+
+	off.seq = irdma_t_rnd_near(x, r->seq);
+	off.ack = irdma_t_rnd_near(x, r->ack);
+	if (!r->ack && c > 3 && irdma_t_rnd(x, 4))
+		c = 0;		/* no connection yet: mostly open one */
+	switch (c) {
+	case 0:
+	case 1:		/* a SYN: new or the same initial sequence */
+		if (!r->ack || irdma_t_rnd(x, 4) == 0)
+			r->seq = prandom_u32_state(&x->st);
+		off.seq = r->seq;
+		irdma_t_raw_send(&off, IRDMA_TCP_SYN, opts, sizeof(opts), NULL, 0);
+		r->seq = off.seq;
+		return;
+	case 2:
+	case 3:		/* the ACK completing the handshake */
+		irdma_t_raw_send(r, IRDMA_TCP_ACK, NULL, 0, NULL, 0);
+		return;
+	case 4:
+	case 5:
+	case 6:		/* an MPA request, whole, cut short or damaged */
+		len = irdma_t_mpa(f, true, 2, 0x50, true, 0x8008, 0xC008,
+				  "abcd", 4);
+		if (irdma_t_rnd(x, 5) == 0)
+			f[irdma_t_rnd(x, len)] ^= 1 << irdma_t_rnd(x, 8);
+		if (irdma_t_rnd(x, 5) == 0)
+			len = 1 + irdma_t_rnd(x, len);
+		irdma_t_raw_send(r, IRDMA_TCP_ACK | IRDMA_TCP_PSH, NULL, 0, f,
+				 len);
+		return;
+	case 7:		/* bytes after the request (an RTR, or junk) */
+		get_random_bytes(f, 32);
+		irdma_t_raw_send(r, IRDMA_TCP_ACK, NULL, 0, f,
+				 1 + irdma_t_rnd(x, 32));
+		return;
+	case 8:		/* a RST, exact or not */
+		irdma_t_raw_send(&off, IRDMA_TCP_RST | (irdma_t_rnd(x, 2) ?
+				 IRDMA_TCP_ACK : 0), NULL, 0, NULL, 0);
+		return;
+	case 9:
+		irdma_t_raw_send(r, IRDMA_TCP_FIN | IRDMA_TCP_ACK, NULL, 0,
+				 NULL, 0);
+		return;
+	case 10:	/* an ACK anywhere */
+		irdma_t_raw_send(&off, IRDMA_TCP_ACK, NULL, 0, NULL, 0);
+		return;
+	case 11:	/* a SYN-ACK (we never sent a SYN from here) */
+		irdma_t_raw_send(&off, IRDMA_TCP_SYN | IRDMA_TCP_ACK, opts,
+				 sizeof(opts), NULL, 0);
+		return;
+	default:	/* any flags at all */
+		irdma_t_raw_send(&off, irdma_t_rnd(x, 64), NULL, 0, NULL, 0);
+		return;
+	}
+}
+
+/* the ULP answers one pending CONNECT_REQUEST: accept or reject */
+static void irdma_t_rnd_ulp(struct irdma_t_rnd *x)
+{
+	struct irdma_test_cmid *l = x->l;
+	struct iw_cm_conn_param p = { .ird = 8, .ord = 8 };
+	struct irdma_test_cmid *n;
+	int q;
+
+	for (; x->handled < l->nev; x->handled++)
+		if (l->ev[x->handled].type == IW_CM_EVENT_CONNECT_REQUEST)
+			break;
+	if (x->handled >= l->nev) {
+		l->nev = 0;	/* all seen: room for more */
+		x->handled = 0;
+		return;
+	}
+	n = irdma_t_cmid(x->test, 1);
+	n->id.provider_data = l->ev[x->handled++].provider_data;
+	for (q = 0; q < T_MAX_QP; q++)
+		if (!irdma_t_tqp(1, q)->refs)
+			break;
+	if (q == T_MAX_QP || irdma_t_rnd(x, 2)) {
+		irdma_reject(&n->id, NULL, 0);
+	} else {
+		p.qpn = 10 + q;
+		irdma_accept(&n->id, &p);
+	}
+	irdma_t_pump();
+}
+
+/* what must hold after every step */
+static bool irdma_t_rnd_check(struct irdma_t_rnd *x)
+{
+	struct irdma_cm_core *core = irdma_t_core(1);
+	struct irdma_cm_listener *li;
+	struct irdma_cm_node *n;
+	unsigned int cnt = 0, half;
+	bool ok = true;
+	int bkt;
+
+	mutex_lock(&core->mutex);
+	hash_for_each(core->nodes, bkt, n, hnode) {
+		cnt++;
+		if (refcount_read(&n->refcnt) < 1 ||
+		    n->state == IRDMA_CM_STATE_CLOSED) {
+			KUNIT_FAIL(x->test, "node %u->%u state %d refs %u",
+				   n->loc_port, n->rem_port, n->state,
+				   refcount_read(&n->refcnt));
+			ok = false;
+		}
+	}
+	if (cnt > core->node_cnt) {
+		KUNIT_FAIL(x->test, "%u nodes in the table, %u counted", cnt,
+			   core->node_cnt);
+		ok = false;
+	}
+	list_for_each_entry(li, &core->listeners, list) {
+		half = list_count_nodes(&li->half_open_list);
+		if (half != li->half_open || half > core->tun.max_half_open ||
+		    li->pending > li->backlog || li->pending < 0) {
+			KUNIT_FAIL(x->test, "listener: half-open %u (list %u) pending %d",
+				   li->half_open, half, li->pending);
+			ok = false;
+		}
+	}
+	mutex_unlock(&core->mutex);
+	return ok;
+}
+
+static const u64 irdma_t_rnd_seeds[] = { 1, 2, 3, 4, 5, 6 };
+
+static void irdma_t_rnd_seed_desc(const u64 *seed, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "seed_%llu", *seed);
+}
+
+KUNIT_ARRAY_PARAM(irdma_t_rnd_seed, irdma_t_rnd_seeds, irdma_t_rnd_seed_desc);
+
+/*
+ * A stateful fuzzer in KUnit: seeded random sequences of frames from a
+ * raw peer (on four ports: handshakes, MPA requests whole, short or
+ * damaged, RSTs and ACKs in and out of the window, junk flags) with the
+ * ULP accepting or rejecting what comes up and the timers running now and
+ * then, against a listener with a tiny backlog and half-open bound.
+ * After every step: no closed node in the table, every node referenced,
+ * the listener's counts true.  The suite's exit checks the rest: no node,
+ * AH, steering entry or QP reference left once the instance is gone; and
+ * KASAN and lockdep watch throughout.
+ */
+static void irdma_test_random_frames(struct kunit *test)
+{
+	struct irdma_t_rnd *x = kunit_kzalloc(test, sizeof(*x), GFP_KERNEL);
+	u64 seed = *(const u64 *)test->param_value;
+	int i, k;
+
+	KUNIT_ASSERT_NOT_NULL(test, x);
+	prandom_seed_state(&x->st, seed);
+	x->test = test;
+	x->l = irdma_t_listen(test, true, NULL, 2);
+	irdma_t_core(1)->tun.max_half_open = 3;
+	for (k = 0; k < T_RND_PORTS; k++) {
+		x->r[k].addr = T_RAW_ADDR;
+		x->r[k].port = 40100 + k;
+		x->r[k].seq = prandom_u32_state(&x->st);
+	}
+	for (i = 0; i < T_RND_STEPS; i++) {
+		spin_lock(&irdma_tw->lock);
+		irdma_tw->nlog = 0;
+		spin_unlock(&irdma_tw->lock);
+		switch (irdma_t_rnd(x, 12)) {
+		case 0:
+			irdma_t_rnd_ulp(x);
+			break;
+		case 1:
+			irdma_t_run(irdma_t_rnd(x, 30));
+			break;
+		default:
+			irdma_t_rnd_frame(x);
+			break;
+		}
+		irdma_t_rnd_learn(x);
+		if (!irdma_t_rnd_check(x)) {
+			kunit_info(test, "failed at step %d (seed %llu)", i, seed);
+			return;
+		}
+	}
+	kunit_info(test, "%llu nodes, %llu accepted, %llu rejected, %llu evicted, %llu resets, %llu challenge ACKs",
+		   irdma_t_core(1)->stats.nodes_created,
+		   irdma_t_core(1)->stats.accepts,
+		   irdma_t_core(1)->stats.rejects,
+		   irdma_t_core(1)->stats.half_open_evictions,
+		   irdma_t_core(1)->stats.resets_sent,
+		   irdma_t_core(1)->stats.challenge_acks);
+}
+
 static struct kunit_case irdma_cm_conn_cases[] = {
 	KUNIT_CASE(irdma_test_connect_accept_ipv4),
 	KUNIT_CASE(irdma_test_ecn_asked_granted),
@@ -4603,6 +4860,7 @@ static struct kunit_case irdma_cm_conn_cases[] = {
 	KUNIT_CASE(irdma_test_order_nothing_after_close),
 	KUNIT_CASE(irdma_test_rtr_before_close_on_offload_failure),
 	KUNIT_CASE(irdma_test_rtr_before_close_on_reset_before_rts),
+	KUNIT_CASE_PARAM(irdma_test_random_frames, irdma_t_rnd_seed_gen_params),
 	{}
 };
 
