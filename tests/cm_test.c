@@ -1402,7 +1402,13 @@ static void irdma_test_kernel_lpb_helpers(struct kunit *test)
 	static const u32 v6lo[4] = { 0, 0, 0, 1 };
 	static const u32 v6a[4] = { 0xfd000000, 0, 0, 1 };
 	static const u32 v6b[4] = { 0xfd000000, 0, 0, 2 };
+	struct net_device *lo = init_net.loopback_dev;
+	u8 mac[ETH_ALEN];
+	bool opened;
+	u16 vlan;
+	u8 prio;
 
+	memset(mac, 0xff, sizeof(mac));
 	KUNIT_EXPECT_TRUE(test, irdma_ipv4_is_lpb(T_ADDR0, 0x7f000001));
 	KUNIT_EXPECT_TRUE(test, irdma_ipv4_is_lpb(T_ADDR0, T_ADDR0));
 	KUNIT_EXPECT_FALSE(test, irdma_ipv4_is_lpb(T_ADDR0, T_ADDR1));
@@ -1410,8 +1416,31 @@ static void irdma_test_kernel_lpb_helpers(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, irdma_ipv6_is_lpb(v6a, v6a));
 	KUNIT_EXPECT_FALSE(test, irdma_ipv6_is_lpb(v6a, v6b));
 	/* no device holds 192.0.2.1 in the test kernel */
-	KUNIT_EXPECT_EQ(test, irdma_get_vlan_ipv4(&init_net, T_ADDR0, 0, NULL),
+	prio = 0xff;
+	KUNIT_EXPECT_EQ(test, irdma_get_vlan_ipv4(&init_net, T_ADDR0, 0, &prio),
 			IRDMA_CM_NO_VLAN);
+	KUNIT_EXPECT_EQ(test, prio, 0xff);
+	irdma_get_vlan_mac_ipv6(&init_net, v6a, 0, &vlan, mac, 0, &prio);
+	KUNIT_EXPECT_EQ(test, vlan, IRDMA_CM_NO_VLAN);
+	KUNIT_EXPECT_EQ(test, mac[0], 0xff);
+
+	/* lo, up, holds 127.0.0.1 and ::1: found, untagged, lo's MAC */
+	rtnl_lock();
+	opened = !(lo->flags & IFF_UP) && !dev_open(lo, NULL);
+	rtnl_unlock();
+	KUNIT_EXPECT_EQ(test, irdma_get_vlan_ipv4(&init_net, 0x7f000001, 0,
+						  &prio), IRDMA_CM_NO_VLAN);
+	KUNIT_EXPECT_EQ(test, prio, 0);
+	prio = 0xff;
+	irdma_get_vlan_mac_ipv6(&init_net, v6lo, 0, &vlan, mac, 0, &prio);
+	KUNIT_EXPECT_EQ(test, vlan, IRDMA_CM_NO_VLAN);
+	KUNIT_EXPECT_TRUE(test, ether_addr_equal(mac, lo->dev_addr));
+	KUNIT_EXPECT_EQ(test, prio, 0);
+	if (opened) {
+		rtnl_lock();
+		dev_close(lo);
+		rtnl_unlock();
+	}
 }
 
 /* ---- IRD/ORD/RTR negotiation table -------------------------------------- */
