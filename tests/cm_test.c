@@ -4565,25 +4565,40 @@ static u32 irdma_t_rnd_near(struct irdma_t_rnd *x, u32 base)
 	}
 }
 
+/*
+ * frame @i of the wire log in @s; which of the raw peer's ports it went
+ * to, or -1 (not one of them)
+ */
+static int irdma_t_rnd_port(struct irdma_t_rnd *x, int i,
+			    const struct irdma_test_seg **s)
+{
+	u16 dport;
+	int k;
+
+	*s = &irdma_tw->log[i];
+	dport = get_unaligned_be16((*s)->seg + IRDMA_TCP_OFF_DPORT);
+	if ((*s)->to != 2)
+		return -1;
+	for (k = 0; k < T_RND_PORTS; k++)
+		if (x->r[k].port == dport)
+			return k;
+	return -1;
+}
+
 /* the raw peer learns our initial sequence from the SYN-ACKs just sent */
 static void irdma_t_rnd_learn(struct irdma_t_rnd *x)
 {
+	const struct irdma_test_seg *s;
 	int i, k;
 
 	for (i = 0; i < irdma_tw->nlog; i++) {
-		const struct irdma_test_seg *s = &irdma_tw->log[i];
-		u16 dport = get_unaligned_be16(s->seg + IRDMA_TCP_OFF_DPORT);
-
-		if (s->to != 2)
+		k = irdma_t_rnd_port(x, i, &s);
+		if (k < 0)
 			continue;
-		for (k = 0; k < T_RND_PORTS; k++) {
-			if (x->r[k].port != dport)
-				continue;
-			if (s->flags == (IRDMA_TCP_SYN | IRDMA_TCP_ACK))
-				x->r[k].ack = s->seq + 1;
-			else if (s->flags & IRDMA_TCP_RST)
-				x->r[k].ack = 0;	/* start over */
-		}
+		if (s->flags == (IRDMA_TCP_SYN | IRDMA_TCP_ACK))
+			x->r[k].ack = s->seq + 1;
+		else if (s->flags & IRDMA_TCP_RST)
+			x->r[k].ack = 0;	/* start over */
 	}
 }
 
@@ -4683,6 +4698,63 @@ static void irdma_t_rnd_ulp(struct irdma_t_rnd *x)
 	irdma_t_pump();
 }
 
+/* the frames dev 1 sent to the raw peer in this step */
+static void irdma_t_rnd_dump(struct irdma_t_rnd *x)
+{
+	const struct irdma_test_seg *s;
+	int i;
+
+	for (i = 0; i < irdma_tw->nlog; i++)
+		if (irdma_t_rnd_port(x, i, &s) >= 0)
+			kunit_info(x->test, "sent: port %u flags 0x%x seq %u ack %u len %u",
+				   get_unaligned_be16(s->seg + IRDMA_TCP_OFF_DPORT),
+				   s->flags, s->seq, s->ack, s->datalen);
+}
+
+/*
+ * A node that sent its own RST (RST and ACK, at its snd_nxt; a stateless
+ * reset carries either no ACK or sequence 0) is finished: nothing of its
+ * sequence space follows the RST in the same step (anything it could
+ * still send lies below the RST's sequence number), and it is no longer
+ * in the table.  Timers run between the peer's frames, so other frames
+ * to the port (a stateless reset, a new node's SYN-ACK) may follow.
+ * Context: dev 1's mutex held.
+ */
+static bool irdma_t_rnd_check_rst(struct irdma_t_rnd *x)
+{
+	u32 rst_seq[T_RND_PORTS] = {};
+	const struct irdma_test_seg *s;
+	struct irdma_cm_node *n;
+	int i, k;
+
+	for (i = 0; i < irdma_tw->nlog; i++) {
+		k = irdma_t_rnd_port(x, i, &s);
+		if (k < 0)
+			continue;
+		if (rst_seq[k] && rst_seq[k] - s->seq <= 4096 &&
+		    !(s->flags & IRDMA_TCP_RST)) {
+			KUNIT_FAIL(x->test, "port %u: flags 0x%x seq %u after its RST at %u",
+				   x->r[k].port, s->flags, s->seq, rst_seq[k]);
+			irdma_t_rnd_dump(x);
+			return false;
+		}
+		if (s->flags == (IRDMA_TCP_RST | IRDMA_TCP_ACK) && s->seq)
+			rst_seq[k] = s->seq;
+	}
+	for (k = 0; k < T_RND_PORTS; k++) {
+		if (!rst_seq[k])
+			continue;
+		n = irdma_t_find_rem(1, x->r[k].port);
+		if (n && n->snd_nxt == rst_seq[k]) {
+			KUNIT_FAIL(x->test, "port %u: node in state %d after its RST",
+				   x->r[k].port, n->state);
+			irdma_t_rnd_dump(x);
+			return false;
+		}
+	}
+	return true;
+}
+
 /* what must hold after every step */
 static bool irdma_t_rnd_check(struct irdma_t_rnd *x)
 {
@@ -4690,10 +4762,11 @@ static bool irdma_t_rnd_check(struct irdma_t_rnd *x)
 	struct irdma_cm_listener *li;
 	struct irdma_cm_node *n;
 	unsigned int cnt = 0, half;
-	bool ok = true;
+	bool ok;
 	int bkt;
 
 	mutex_lock(&core->mutex);
+	ok = irdma_t_rnd_check_rst(x);
 	hash_for_each(core->nodes, bkt, n, hnode) {
 		cnt++;
 		if (refcount_read(&n->refcnt) < 1 ||
@@ -4738,7 +4811,8 @@ KUNIT_ARRAY_PARAM(irdma_t_rnd_seed, irdma_t_rnd_seeds, irdma_t_rnd_seed_desc);
  * ULP accepting or rejecting what comes up and the timers running now and
  * then, against a listener with a tiny backlog and half-open bound.
  * After every step: no closed node in the table, every node referenced,
- * the listener's counts true.  The suite's exit checks the rest: no node,
+ * the listener's counts true, nothing sent after a RST and no node left
+ * behind one (irdma_t_rnd_check_rst()).  The suite's exit checks the rest: no node,
  * AH, steering entry or QP reference left once the instance is gone; and
  * KASAN and lockdep watch throughout.
  */
