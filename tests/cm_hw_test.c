@@ -45,13 +45,21 @@ static struct irdma_hw_fake *irdma_hw_fake;
 
 /* ---- the fakes of the control QP, the ILQ and the QPs ------------------- */
 
+/* the error a test armed for the next command of a kind (once), or 0 */
+static int irdma_hw_fake_take(int *fail)
+{
+	int ret = *fail;
+
+	*fail = 0;
+	return ret;
+}
+
 int irdma_cqp_manage_arp(struct irdma_pci_f *rf, u32 idx, const u8 *mac,
 			 bool add)
 {
 	struct irdma_hw_fake *f = irdma_hw_fake;
-	int ret = f->arp_fail;
+	int ret = irdma_hw_fake_take(&f->arp_fail);
 
-	f->arp_fail = 0;
 	if (ret)
 		return ret;
 	f->arp_cmds++;
@@ -65,9 +73,8 @@ int irdma_cqp_ah(struct irdma_pci_f *rf, const struct irdma_ah_params *p,
 		 bool add)
 {
 	struct irdma_hw_fake *f = irdma_hw_fake;
-	int ret = f->ah_fail;
+	int ret = irdma_hw_fake_take(&f->ah_fail);
 
-	f->ah_fail = 0;
 	if (ret)
 		return ret;
 	if (add) {

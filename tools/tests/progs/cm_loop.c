@@ -53,6 +53,9 @@
 #define PROG "cm_loop"
 #include "cm_util.h"
 
+/* a connect refused with EADDRNOTAVAIL is tried this often in all */
+#define CONNECT_TRIES 4
+
 static int with_pdata;
 static int overflow;
 static volatile sig_atomic_t stop;
@@ -415,9 +418,9 @@ static int run_client(const char *addr, const char *port, int count,
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (i = 0; i < count; i++) {
-		for (tries = 0; tries < 4; tries++) {
+		for (tries = 1; ; tries++) {
 			r = client_one(ch, &res, ai);
-			if (r != 2)
+			if (r != 2 || tries == CONNECT_TRIES)
 				break;
 			retried++;
 		}
