@@ -15,8 +15,9 @@ pkgs=(
 	# kernel builds (modules, the KUnit kernel)
 	gcc make libc6-dev flex bison bc libelf-dev libssl-dev xz-utils cpio
 	kmod dwarves python3
-	# static analysis, fuzzing (clang/libFuzzer), shell lint
+	# static analysis, fuzzing (clang/libFuzzer), shell lint, manual pages
 	sparse clang lld llvm shellcheck libclang-rt-14-dev python3-docutils
+	groff-base
 	# the test VM: QEMU and the initramfs' busybox
 	qemu-system-x86 busybox-static
 	# RDMA user space: stock libirdma, verbs/CM tools, perftest

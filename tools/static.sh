@@ -5,7 +5,9 @@
 # Each check prints one line: PASS: static.NAME / FAIL: static.NAME: why.
 #
 #   W=1 build, sparse (C=2), checkpatch --strict, kernel-doc, docutils over
-#   Documentation/*.rst, the manual pages of the CM, and an in-tree build (Kconfig + Kbuild dropped into
+#   Documentation/*.rst, groff over the user's manual pages
+#   (Documentation/man4/irdma.4, irdma_sim.4), the manual pages of the CM,
+#   and an in-tree build (Kconfig + Kbuild dropped into
 #   drivers/infiniband/hw/irdma of linux-source-6.1).
 set -uo pipefail
 
@@ -88,6 +90,23 @@ for f in Documentation/*.rst; do
 	fi
 done
 if [ "$n" = 0 ]; then pass rst; else fail rst "$n of Documentation/*.rst have warnings"; fi
+
+# --- section 4 manual pages: groff without warnings --------------------------
+# -ww: every warning; -t: tbl; once as typeset (-z) and once for a terminal,
+# as man(1) shows them.  Any output is a finding.
+n=0
+pages=(Documentation/man4/*.4)
+for f in "${pages[@]}"; do
+	[ -f "$f" ] || continue
+	if ! { groff -ww -z -man -t "$f" && groff -ww -z -man -t -Tutf8 "$f"; } \
+		>"$out/man4" 2>&1 || [ -s "$out/man4" ]; then
+		head -5 "$out/man4"
+		n=$((n + 1))
+	fi
+done
+if [ ! -f "${pages[0]}" ]; then fail man4 "no pages in Documentation/man4"
+elif [ "$n" = 0 ]; then pass "man4 (${#pages[@]} pages)"
+else fail man4 "$n of Documentation/man4/*.4 have warnings"; fi
 
 # --- one manual page per CM function the manual names ---------------------
 # the list of functions the manual names, one a line, kept in the tree
