@@ -1023,6 +1023,29 @@ int irdma_cqp_query_features(struct irdma_pci_f *rf,
 }
 
 /**
+ * irdma_cqp_gather_stats() - GATHER_STATS of the function into @buf
+ * @rf: RDMA function
+ * @buf: buffer of IRDMA_GSTAT_LEN bytes
+ *
+ * The function's own counters: no statistics instance is named.
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or a negative errno.
+ */
+int irdma_cqp_gather_stats(struct irdma_pci_f *rf,
+			   const struct irdma_dma_mem *buf)
+{
+	struct irdma_cqp_cmd cmd;
+
+	irdma_cqp_hdr(&cmd, IRDMA_CQP_OP_GATHER_STATS,
+		      IRDMA_CQP_STATS_QW3_USE_FN_ID);
+	cmd.wqe.qw[4] = cpu_to_le64(buf->pa);
+	cmd.wqe.qw[5] = le64_encode_bits(rf->pf_id,
+					 IRDMA_CQP_STATS_QW5_HMC_FN_ID);
+	return irdma_cqp_exec(rf, &cmd);
+}
+
+/**
  * irdma_cqp_manage_apbvt() - MANAGE_APBVT: add or delete a local TCP port
  * @rf: RDMA function
  * @port: local port

@@ -745,6 +745,7 @@ static void irdma_process_aeq(struct irdma_pci_f *rf)
 		dev_dbg_ratelimited(rf->dma_dev, "AE 0x%04x source 0x%x id %u\n",
 				    ae, src, id);
 		trace_irdma_ae(rf->dma_dev, ae, src, id, tcp_state);
+		irdma_hw_stats_ae(rf, ae);
 		irdma_dispatch_ae(rf, ae, src, id, tcp_state);
 		if (++aeq->head == aeq->size) {
 			aeq->head = 0;

@@ -82,6 +82,9 @@ int irdma_probe_function(const struct irdma_bus_info *info,
 	ret = irdma_rt_init_hw(rf);
 	if (ret)
 		goto err_ctrl_deinit;
+	ret = irdma_hw_stats_init(rf);
+	if (ret)
+		goto err_rt_deinit;
 	/* listed first: link changes during registration are not lost */
 	spin_lock_irq(&irdma_functions_lock);
 	list_add(&rf->list, &irdma_functions);
@@ -100,6 +103,8 @@ err_unlist:
 	list_del(&rf->list);
 	spin_unlock_irq(&irdma_functions_lock);
 	flush_workqueue(rf->wq);
+	irdma_hw_stats_fini(rf);
+err_rt_deinit:
 	irdma_rt_deinit_hw(rf);
 err_ctrl_deinit:
 	irdma_ctrl_deinit_hw(rf);
@@ -131,6 +136,7 @@ void irdma_remove_function(struct irdma_pci_f *rf)
 
 	irdma_ib_unregister_device(rf);
 	flush_workqueue(rf->wq);
+	irdma_hw_stats_fini(rf);
 	irdma_rt_deinit_hw(rf);
 	irdma_ctrl_deinit_hw(rf);
 	destroy_workqueue(rf->wq);

@@ -142,6 +142,8 @@ int irdma_cqp_update_sds(struct irdma_pci_f *rf,
 int irdma_cqp_shmc_pages_allocated(struct irdma_pci_f *rf);
 int irdma_cqp_query_features(struct irdma_pci_f *rf,
 			     const struct irdma_dma_mem *buf);
+int irdma_cqp_gather_stats(struct irdma_pci_f *rf,
+			   const struct irdma_dma_mem *buf);
 int irdma_cqp_manage_apbvt(struct irdma_pci_f *rf, u16 port, bool add);
 int irdma_cqp_manage_arp(struct irdma_pci_f *rf, u32 idx, const u8 *mac,
 			 bool add);
@@ -358,6 +360,9 @@ void irdma_cqp_alloc_stag_cmd(struct irdma_pci_f *rf, struct irdma_cqp_cmd *cmd,
 			      const struct irdma_mr *mr, u32 pd_id);
 
 /* counters.c: "rdma statistic" */
+int irdma_hw_stats_init(struct irdma_pci_f *rf);
+void irdma_hw_stats_fini(struct irdma_pci_f *rf);
+void irdma_hw_stats_ae(struct irdma_pci_f *rf, u32 ae);
 struct rdma_hw_stats *irdma_alloc_hw_port_stats(struct ib_device *ibdev,
 						u32 port_num);
 int irdma_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats,

@@ -442,6 +442,7 @@ struct irdma_apbvt_entry {
  * @wq: ordered workqueue for deferred work of this function
  * @reset_requested: a function reset was requested (bit 0)
  * @leaked_bytes: DMA memory left to the adapter because it may still use it
+ * @hw_stats: the adapter's statistics and the AE counts (counters.c)
  * @ws_up: the transmit scheduler nodes exist
  * @qs_handle: queue set of user priority 0
  * @ilq: the CM's privileged queue pair
@@ -497,6 +498,7 @@ struct irdma_pci_f {
 	struct workqueue_struct *wq;
 	unsigned long reset_requested;
 	atomic64_t leaked_bytes;
+	struct irdma_hw_stats *hw_stats;
 	bool ws_up;
 	u16 qs_handle;
 	struct irdma_ilq ilq;

@@ -444,6 +444,7 @@ void irdma_sim_iw_send_rreq(struct irdma_sim_iw *iw,
 	put_unaligned_be64(src_to, p + 20);
 	irdma_sim_iw_fpdu_end(iw, start, IRDMA_SIM_UNTAGGED_HLEN +
 			      IRDMA_SIM_RREQ_LEN);
+	irdma_sim_gstat_add(iw->sim, IRDMA_GSTAT_RDMA_TX_READS, 1);
 }
 
 /**
@@ -601,6 +602,9 @@ bool irdma_sim_iw_tx(struct irdma_sim_iw *iw)
 			iw->rs_head = (iw->rs_head + 1) % iw->ird;
 			iw->rs_cnt--;
 		} else {
+			irdma_sim_gstat_add(iw->sim, m->tagged ?
+					    IRDMA_GSTAT_RDMA_TX_WRITES :
+					    IRDMA_GSTAT_RDMA_TX_SENDS, 1);
 			irdma_sim_iw_msg_done(iw);
 		}
 	}
@@ -715,6 +719,9 @@ static int irdma_sim_iw_rx_tagged(struct irdma_sim_iw *iw, const u8 *p,
 						      IRDMA_SIM_TERM_RDMAP_PROT,
 						      irdma_sim_iw_prot_code(ret),
 						      p, IRDMA_SIM_TAGGED_HLEN);
+		if (last)
+			irdma_sim_gstat_add(iw->sim,
+					    IRDMA_GSTAT_RDMA_RX_WRITES, 1);
 		return 0;
 	case IRDMA_SIM_RDMAP_READ_RESP:
 		if (!iw->rr_cnt)
@@ -842,6 +849,7 @@ static int irdma_sim_iw_rx_send(struct irdma_sim_iw *iw, const u8 *p, u32 len)
 	irdma_sim_iw_rq_complete(iw, op == IRDMA_SIM_RDMAP_SEND_SE ||
 				 op == IRDMA_SIM_RDMAP_SEND_SE_INV, inv, 0);
 	iw->rx_msn[IRDMA_SIM_QN_SEND]++;
+	irdma_sim_gstat_add(iw->sim, IRDMA_GSTAT_RDMA_RX_SENDS, 1);
 	return 0;
 }
 
@@ -895,6 +903,7 @@ static int irdma_sim_iw_rx_rreq(struct irdma_sim_iw *iw, const u8 *p, u32 len)
 					      p, IRDMA_SIM_UNTAGGED_HLEN);
 	iw->rs_cnt++;
 	iw->rx_msn[IRDMA_SIM_QN_RREQ]++;
+	irdma_sim_gstat_add(iw->sim, IRDMA_GSTAT_RDMA_RX_READS, 1);
 	return 0;
 }
 

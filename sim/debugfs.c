@@ -12,6 +12,8 @@
  *   drop_interrupts   interrupts are discarded instead of raised
  * State (read-only): info, regs, cqp (per-opcode counts), hmc, queues,
  * objects, irq, stats, net (the data path: steering and UDA QP counters).
+ * Counters (write-only): gstat_advance moves every GATHER_STATS counter
+ * forward by the value written, to bring them near their wrap.
  *
  * /sys/kernel/debug/irdma_sim/defaults/ holds the same knobs; a new
  * instance starts with their values, which is how a test injects a fault
@@ -415,6 +417,21 @@ static int irdma_sim_iw_file_show(struct seq_file *s, void *unused)
 DEFINE_SHOW_ATTRIBUTE(irdma_sim_iw_file);
 
 /**
+ * irdma_sim_gstat_advance_set() - write of "gstat_advance"
+ * @data: instance
+ * @val: amount every GATHER_STATS counter moves forward
+ *
+ * Return: 0.
+ */
+static int irdma_sim_gstat_advance_set(void *data, u64 val)
+{
+	irdma_sim_gstat_advance(data, val);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(irdma_sim_gstat_advance_fops, NULL,
+			 irdma_sim_gstat_advance_set, "%llu\n");
+
+/**
  * irdma_sim_debugfs_add() - create the instance's debugfs directory
  * @sim: instance with its netdev and vectors set
  */
@@ -435,6 +452,8 @@ void irdma_sim_debugfs_add(struct irdma_sim *sim)
 	debugfs_create_file("stats", 0400, d, sim, &irdma_sim_stats_fops);
 	debugfs_create_file("net", 0400, d, sim, &irdma_sim_net_fops);
 	debugfs_create_file("iw", 0400, d, sim, &irdma_sim_iw_file_fops);
+	debugfs_create_file_unsafe("gstat_advance", 0200, d, sim,
+				   &irdma_sim_gstat_advance_fops);
 }
 
 /**

@@ -297,6 +297,8 @@ enum irdma_sim_iw_phase {
  * @rx_msn: next expected inbound MSN per queue
  * @rq: receive WQE being filled
  * @stats: counters (debugfs)
+ * @seen: the socket's counters as last added to the function's statistics
+ *	(irdma_sim_tcp_count())
  */
 struct irdma_sim_iw {
 	struct irdma_sim *sim;
@@ -400,6 +402,13 @@ struct irdma_sim_iw {
 		u64 held;
 		u64 held_dropped;
 	} stats;
+	struct {
+		u32 segs_in;
+		u32 segs_out;
+		u32 retrans;
+		u64 bytes_in;
+		u64 bytes_out;
+	} seen;
 };
 
 /* qp.c */
@@ -436,6 +445,7 @@ int irdma_sim_tcp_handoff(struct irdma_sim_iw *iw);
 bool irdma_sim_iw_lpb_wait(struct irdma_sim_iw *iw, struct socket *sock);
 void irdma_sim_tcp_release(struct irdma_sim_iw *iw, bool abort);
 void irdma_sim_tcp_shutdown(struct irdma_sim_iw *iw);
+void irdma_sim_tcp_count(struct irdma_sim_iw *iw);
 int irdma_sim_tcp_send(struct irdma_sim_iw *iw, const void *buf, u32 len);
 int irdma_sim_tcp_recv(struct irdma_sim_iw *iw, void *buf, u32 len);
 u8 irdma_sim_tcp_state(struct irdma_sim_iw *iw);

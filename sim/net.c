@@ -492,6 +492,7 @@ void irdma_sim_net_xmit(struct irdma_sim *sim, struct sk_buff *skb,
 	u32 len = skb->len;
 	__be16 proto;
 	__wsum csum;
+	u32 ip_len;
 	bool ok;
 	int rc;
 
@@ -533,6 +534,7 @@ void irdma_sim_net_xmit(struct irdma_sim *sim, struct sk_buff *skb,
 					    csum);
 		proto = htons(ETH_P_IPV6);
 	}
+	ip_len = skb->len;
 	eth = skb_push(skb, ETH_HLEN);
 	skb_reset_mac_header(skb);
 	ether_addr_copy(eth->h_dest, tx->dmac);
@@ -561,6 +563,7 @@ void irdma_sim_net_xmit(struct irdma_sim *sim, struct sk_buff *skb,
 	if (!ok) {
 		sim->net.tx_dropped++;
 	} else {
+		irdma_sim_gstat_ip(sim, tx->ipv4, false, ip_len, 1);
 		if (tx->loopback)
 			sim->net.tx_loopback++;
 		else

@@ -399,6 +399,8 @@ int irdma_sim_iw_invalidate(struct irdma_sim_iw *iw, u32 stag, bool remote)
 	else
 		mr->registered = false;
 	spin_unlock_irqrestore(&sim->lock, flags);
+	if (!ret)
+		irdma_sim_gstat_add(sim, IRDMA_GSTAT_RDMA_INVALIDATES, 1);
 	return ret;
 }
 
@@ -1182,6 +1184,8 @@ static void irdma_sim_iw_work(struct work_struct *work)
 			}
 			irdma_sim_iw_close_check(iw, false, false);
 		}
+		if (iw->sock)
+			irdma_sim_tcp_count(iw);
 		if (!progress)
 			return;
 		WRITE_ONCE(sim->iw_active_ns, ktime_get_ns());

@@ -13,6 +13,7 @@
  */
 
 #include <linux/bitfield.h>
+#include <asm/unaligned.h>
 #include <linux/etherdevice.h>
 #include <linux/slab.h>
 
@@ -1126,18 +1127,82 @@ void irdma_sim_op_manage_stats(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 }
 
 /**
+ * irdma_sim_gstat_ip() - count IP packets and the TCP segments they carry
+ * @sim: instance
+ * @ipv4: IPv4 (else IPv6)
+ * @rx: received (else sent)
+ * @octets: IP bytes, headers included
+ * @pkts: packets
+ *
+ * Every IP packet the model sends or takes is a TCP segment.
+ *
+ * Context: any.
+ */
+void irdma_sim_gstat_ip(struct irdma_sim *sim, bool ipv4, bool rx, u64 octets,
+			u64 pkts)
+{
+	if (rx) {
+		irdma_sim_gstat_add(sim, ipv4 ? IRDMA_GSTAT_IP4_RX_OCTETS :
+					 IRDMA_GSTAT_IP6_RX_OCTETS, octets);
+		irdma_sim_gstat_add(sim, ipv4 ? IRDMA_GSTAT_IP4_RX_PKTS :
+					 IRDMA_GSTAT_IP6_RX_PKTS, pkts);
+		irdma_sim_gstat_add(sim, IRDMA_GSTAT_TCP_RX_SEGS, pkts);
+	} else {
+		irdma_sim_gstat_add(sim, ipv4 ? IRDMA_GSTAT_IP4_TX_OCTETS :
+					 IRDMA_GSTAT_IP6_TX_OCTETS, octets);
+		irdma_sim_gstat_add(sim, ipv4 ? IRDMA_GSTAT_IP4_TX_PKTS :
+					 IRDMA_GSTAT_IP6_TX_PKTS, pkts);
+		irdma_sim_gstat_add(sim, IRDMA_GSTAT_TCP_TX_SEGS, pkts);
+	}
+}
+
+/* the counters the model keeps; the rest of the buffer reads zero */
+static const enum irdma_gstat irdma_sim_gstats[] = {
+	IRDMA_GSTAT_IP4_RX_OCTETS, IRDMA_GSTAT_IP4_RX_PKTS,
+	IRDMA_GSTAT_IP4_RX_DISCARD, IRDMA_GSTAT_IP6_RX_OCTETS,
+	IRDMA_GSTAT_IP6_RX_PKTS, IRDMA_GSTAT_IP4_TX_OCTETS,
+	IRDMA_GSTAT_IP4_TX_PKTS, IRDMA_GSTAT_IP6_TX_OCTETS,
+	IRDMA_GSTAT_IP6_TX_PKTS, IRDMA_GSTAT_IP4_TX_NO_ROUTE,
+	IRDMA_GSTAT_IP6_TX_NO_ROUTE, IRDMA_GSTAT_TCP_RX_SEGS,
+	IRDMA_GSTAT_TCP_TX_SEGS, IRDMA_GSTAT_TCP_RETX_SEGS,
+	IRDMA_GSTAT_RDMA_RX_WRITES, IRDMA_GSTAT_RDMA_RX_READS,
+	IRDMA_GSTAT_RDMA_RX_SENDS, IRDMA_GSTAT_RDMA_TX_WRITES,
+	IRDMA_GSTAT_RDMA_TX_READS, IRDMA_GSTAT_RDMA_TX_SENDS,
+	IRDMA_GSTAT_RDMA_INVALIDATES,
+};
+
+/**
+ * irdma_sim_gstat_advance() - move every counter the model keeps forward
+ * @sim: instance
+ * @n: amount
+ *
+ * For tests of the reader's wrap handling: a counter brought close to
+ * its width wraps with the next traffic.
+ */
+void irdma_sim_gstat_advance(struct irdma_sim *sim, u64 n)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(irdma_sim_gstats); i++)
+		irdma_sim_gstat_add(sim, irdma_sim_gstats[i], n);
+}
+
+/**
  * irdma_sim_op_gather_stats() - GATHER_STATS: dump counters to host memory
  * @sim: instance
  * @cmd: command
  *
- * The model counts nothing yet: the buffer is zeroed.
+ * Writes each counter the model keeps at its place, cut to its width as
+ * the adapter's wrapping counters are; the function's counters whether
+ * the command names the function or one of its statistics instances.
  */
 void irdma_sim_op_gather_stats(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 {
 	u64 hdr = irdma_sim_qw(cmd, IRDMA_CQP_WQE_HDR);
 	u32 inst = FIELD_GET(IRDMA_CQP_STATS_QW3_INST, hdr);
 	u64 pa = irdma_sim_qw(cmd, 4);
-	void *buf;
+	unsigned int i;
+	u8 *buf;
 
 	if ((hdr & IRDMA_CQP_STATS_QW3_USE_FN_ID) &&
 	    !irdma_sim_fn_id_ok(sim, cmd,
@@ -1159,6 +1224,16 @@ void irdma_sim_op_gather_stats(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 		return;
 	}
 	memset(buf, 0, IRDMA_SIM_GATHER_STATS_LEN);
+	for (i = 0; i < ARRAY_SIZE(irdma_sim_gstats); i++) {
+		u32 code = irdma_sim_gstats[i];
+		u32 off = FIELD_GET(IRDMA_GSTAT_OFFSET, code);
+		u64 v = atomic64_read(&sim->gstat[off / 4]);
+
+		if (code & IRDMA_GSTAT_W32)
+			put_unaligned_le32(lower_32_bits(v), buf + off);
+		else
+			put_unaligned_le64(v & GENMASK_ULL(47, 0), buf + off);
+	}
 }
 
 /**

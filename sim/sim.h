@@ -899,6 +899,8 @@ enum irdma_sim_state {
  * @knobs: fault injection
  * @stats: counters
  * @net: data path counters (lock)
+ * @gstat: the counters GATHER_STATS reports, by 32-bit slot of its buffer
+ *	(irdma_sim_gstat_add())
  */
 struct irdma_sim {
 	struct irdma_sim_adev sadev;
@@ -956,6 +958,7 @@ struct irdma_sim {
 	struct irdma_sim_knobs knobs;
 	struct irdma_sim_stats stats;
 	struct irdma_sim_net_stats net;
+	atomic64_t gstat[IRDMA_GSTAT_LEN / 4];
 };
 
 /**
@@ -967,6 +970,20 @@ struct irdma_sim {
 static inline struct irdma_sim *irdma_sim_from_sadev(struct irdma_sim_adev *sadev)
 {
 	return container_of(sadev, struct irdma_sim, sadev);
+}
+
+/**
+ * irdma_sim_gstat_add() - count for GATHER_STATS
+ * @sim: instance
+ * @code: IRDMA_GSTAT_* counter
+ * @n: amount
+ *
+ * Context: any.
+ */
+static inline void irdma_sim_gstat_add(struct irdma_sim *sim,
+				       enum irdma_gstat code, u64 n)
+{
+	atomic64_add(n, &sim->gstat[FIELD_GET(IRDMA_GSTAT_OFFSET, code) / 4]);
 }
 
 /**
@@ -1083,6 +1100,9 @@ void irdma_sim_op_ws_node(struct irdma_sim *sim, struct irdma_sim_cmd *cmd);
 void irdma_sim_op_push_pages(struct irdma_sim *sim, struct irdma_sim_cmd *cmd);
 void irdma_sim_op_manage_stats(struct irdma_sim *sim, struct irdma_sim_cmd *cmd);
 void irdma_sim_op_gather_stats(struct irdma_sim *sim, struct irdma_sim_cmd *cmd);
+void irdma_sim_gstat_ip(struct irdma_sim *sim, bool ipv4, bool rx, u64 octets,
+			u64 pkts);
+void irdma_sim_gstat_advance(struct irdma_sim *sim, u64 n);
 void irdma_sim_op_query_features(struct irdma_sim *sim,
 				 struct irdma_sim_cmd *cmd);
 void irdma_sim_op_up_map(struct irdma_sim *sim, struct irdma_sim_cmd *cmd);

@@ -376,6 +376,44 @@ fail:
 }
 
 /**
+ * irdma_sim_tcp_count() - add the socket's traffic since the last call to
+ * the function's statistics
+ * @iw: engine with a socket; called from its work, or with the work
+ *	stopped
+ *
+ * The adapter counts each segment as it goes; the model's segments are
+ * the socket's, so their counts come from it: segments in and out,
+ * retransmissions, and IP bytes as payload plus one IP and TCP header
+ * (with the options every segment carries) per segment.
+ */
+void irdma_sim_tcp_count(struct irdma_sim_iw *iw)
+{
+	const struct tcp_sock *tp = tcp_sk(iw->sock->sk);
+	u32 hlen = (iw->ipv4 ? sizeof(struct iphdr) : sizeof(struct ipv6hdr)) +
+		   READ_ONCE(tp->tcp_header_len);
+	u32 segs_in = READ_ONCE(tp->segs_in);
+	u32 segs_out = READ_ONCE(tp->segs_out);
+	u32 retrans = READ_ONCE(tp->total_retrans);
+	u64 bytes_in = READ_ONCE(tp->bytes_received);
+	u64 bytes_out = READ_ONCE(tp->bytes_sent);
+	u32 din = segs_in - iw->seen.segs_in;
+	u32 dout = segs_out - iw->seen.segs_out;
+
+	irdma_sim_gstat_ip(iw->sim, iw->ipv4, true,
+			   bytes_in - iw->seen.bytes_in + (u64)din * hlen, din);
+	irdma_sim_gstat_ip(iw->sim, iw->ipv4, false,
+			   bytes_out - iw->seen.bytes_out + (u64)dout * hlen,
+			   dout);
+	irdma_sim_gstat_add(iw->sim, IRDMA_GSTAT_TCP_RETX_SEGS,
+			    retrans - iw->seen.retrans);
+	iw->seen.segs_in = segs_in;
+	iw->seen.segs_out = segs_out;
+	iw->seen.retrans = retrans;
+	iw->seen.bytes_in = bytes_in;
+	iw->seen.bytes_out = bytes_out;
+}
+
+/**
  * irdma_sim_tcp_release() - close the QP's socket
  * @iw: engine; its work is not running
  * @abort: send a RST (SO_LINGER 0) instead of closing normally
@@ -399,6 +437,7 @@ void irdma_sim_tcp_release(struct irdma_sim_iw *iw, bool abort)
 	}
 	if (!sock)
 		return;
+	irdma_sim_tcp_count(iw);
 	irdma_sim_tcp_unhook(sock);
 	spin_lock_irqsave(&sim->lock, flags);
 	iw->sock = NULL;

@@ -241,10 +241,14 @@ bool irdma_sim_uda_rx(struct irdma_sim *sim, u32 qpn,
 	if (sim->dead)
 		goto out;
 	if (f->bad_hdr || f->bad_csum) {
-		if (f->bad_hdr)
+		if (f->bad_hdr) {
 			st->rx_bad_hdr++;
-		else
+			irdma_sim_gstat_add(sim, f->ipv4 ?
+					    IRDMA_GSTAT_IP4_RX_DISCARD :
+					    IRDMA_GSTAT_IP6_RX_DISCARD, 1);
+		} else {
 			st->rx_bad_csum++;
+		}
 		dev_dbg_ratelimited(&sim->dev,
 				    "frame for QP %u dropped: bad %s\n", qpn,
 				    f->bad_hdr ? "IP header" : "TCP checksum");
@@ -324,6 +328,7 @@ bool irdma_sim_uda_rx(struct irdma_sim *sim, u32 qpn,
 		goto out;
 	}
 	st->rx_steered++;
+	irdma_sim_gstat_ip(sim, f->ipv4, true, f->l3_hlen + f->tcp_len, 1);
 	if (f->syn)
 		st->rx_syn++;
 	st->rx_bytes += need;
@@ -414,6 +419,9 @@ static u16 irdma_sim_uda_tx_check(struct irdma_sim *sim, u64 hdr, u64 addr,
 		if (!sim->arp || ah->arp_idx >= sim->narp ||
 		    !sim->arp[ah->arp_idx].valid) {
 			st->tx_bad_arp++;
+			irdma_sim_gstat_add(sim, ah->ipv4 ?
+					    IRDMA_GSTAT_IP4_TX_NO_ROUTE :
+					    IRDMA_GSTAT_IP6_TX_NO_ROUTE, 1);
 			return IRDMA_CQP_MINOR_BAD_ID;
 		}
 		ether_addr_copy(tx->dmac, sim->arp[ah->arp_idx].mac);

@@ -10,8 +10,9 @@
 # a TERMINATE (with a good CRC) and end the connection, the rping server
 # must get its error and exit, and nothing may crash.  Also: the rping
 # client killed in the middle of a run (the model sees the reset) and the
-# server killed (the model resets the connection).  Then the module
-# unloads with a clean kernel log.
+# server killed (the model resets the connection).  The driver's AE
+# counters show the CRC errors.  Then the module unloads with a clean
+# kernel log.
 # shellcheck source=tools/tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 P=iw-errors
@@ -62,6 +63,17 @@ peer "$P/bad-crc" badcrc 7301
 peer "$P/bad-stag" badstag 7302
 peer "$P/bad-msn" msn 7303
 peer "$P/garbage" garbage 7304
+
+# the driver counted the AEs of those errors: two MPA CRC errors (the bad
+# CRC, and the garbage's first FPDU, whose last four bytes are random);
+# irdma0 is new, its counters started at zero
+hc=/sys/class/infiniband/irdma0/ports/1/hw_counters
+crc=$(cat "$hc/aeMpaCrcErrors" 2>&1) aes=$(cat "$hc/aeEvents" 2>&1)
+if [ "$crc" = 2 ] && [ "$aes" -ge 4 ] 2>/dev/null; then
+	t_pass "$P/ae-counters"
+else
+	t_fail "$P/ae-counters" "aeMpaCrcErrors $crc (want 2), aeEvents $aes (want >= 4)"
+fi
 
 # killed NAME client|server PORT: siw server in b, irdma client in a;
 # one side is killed while pings flow, the other must see the end
