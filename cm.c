@@ -4110,6 +4110,7 @@ void irdma_cm_get_stats(struct irdma_cm_core *cm_core,
 	mutex_lock(&cm_core->mutex);
 	*stats = cm_core->stats;
 	mutex_unlock(&cm_core->mutex);
+	stats->rx_queue_drops = atomic_long_read(&cm_core->rx_queue_drops);
 }
 
 /**

@@ -707,6 +707,8 @@ struct irdma_cm_tunables {
  *	they would break iw_cm's order (see enum irdma_cm_ulp_state)
  * @markers_refused: MPA requests (answered with a reject) and replies
  *	(answered with RST) refused because the peer asked for markers
+ * @rx_queue_drops: received segments dropped because the CM's receive
+ *	queue was full (a copy of irdma_cm_core.rx_queue_drops)
  */
 struct irdma_cm_stats {
 	u64 nodes_created;
@@ -732,6 +734,7 @@ struct irdma_cm_stats {
 	u64 rtr_closes;
 	u64 events_dropped;
 	u64 markers_refused;
+	u64 rx_queue_drops;
 };
 
 /**

@@ -67,7 +67,7 @@ struct irdma_hw_stats {
 #define IRDMA_HW_COUNTER(_name, _code)					\
 	{ .name = _name, .priv = (void *)(uintptr_t)(_code) }
 
-#define IRDMA_NUM_CM_COUNTERS	20
+#define IRDMA_NUM_CM_COUNTERS	24
 #define IRDMA_NUM_AE_COUNTERS	4
 
 /*
@@ -95,6 +95,10 @@ static const struct rdma_stat_desc irdma_counters[] = {
 	IRDMA_CM_COUNTER("cmMarkersRefused", markers_refused),
 	IRDMA_CM_COUNTER("cmNodesCreated", nodes_created),
 	IRDMA_CM_COUNTER("cmNodesFreed", nodes_freed),
+	IRDMA_CM_COUNTER("cmFragmentsDropped", rx_fragments),
+	IRDMA_CM_COUNTER("cmRstNoRoute", rst_no_route),
+	IRDMA_CM_COUNTER("cmRepliesRateLimited", replies_ratelimited),
+	IRDMA_CM_COUNTER("cmRxQueueDrops", rx_queue_drops),
 
 	IRDMA_AE_COUNTER("aeTerminatesSent", terms_sent),
 	IRDMA_AE_COUNTER("aeTerminatesRcvd", terms_rcvd),
