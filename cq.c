@@ -166,6 +166,28 @@ static void irdma_cq_release(struct irdma_cq *cq, struct irdma_pci_f *rf,
 }
 
 /**
+ * irdma_cq_max_cqe() - the most CQEs a consumer may ask of one CQ
+ *
+ * A kernel CQ's ring is one coherent DMA allocation, so at most one buddy
+ * block with the shadow area behind the ring, and it has two ring entries
+ * per CQE asked for and two more.  A user CQ's ring is pinned user memory
+ * and may hold up to IRDMA_GEN2_MAX_CQ_SIZE entries; the device reports
+ * the smaller of the two limits, so that what it advertises works for
+ * every consumer.
+ *
+ * Return: the CQE count.
+ */
+u32 irdma_cq_max_cqe(void)
+{
+	size_t bytes = (PAGE_SIZE << (MAX_ORDER - 1)) -
+		       IRDMA_CQ_SHADOW_WORDS * sizeof(__le64);
+	u32 ring = rounddown(bytes, IRDMA_CQ_SHADOW_ALIGN) /
+		   sizeof(struct irdma_cqe);
+
+	return min_t(u32, ring, IRDMA_GEN2_MAX_CQ_SIZE) / 2 - 1;
+}
+
+/**
  * irdma_create_cq() - create a completion queue
  * @ibcq: the CQ to initialise
  * @attr: size and completion vector
@@ -190,7 +212,8 @@ int irdma_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 
 	if (attr->flags & ~IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION)
 		return -EOPNOTSUPP;
-	if (attr->cqe < 1 || attr->cqe > IRDMA_GEN2_MAX_CQ_SIZE)
+	if (attr->cqe < 1 ||
+	    attr->cqe > (udata ? IRDMA_GEN2_MAX_CQ_SIZE : irdma_cq_max_cqe()))
 		return -EINVAL;
 	if (udata) {
 		if (udata->inlen < sizeof(req))
@@ -204,7 +227,7 @@ int irdma_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		/* room for extended CQEs, as libirdma leaves */
 		cq->size = (attr->cqe + 1) * 2;
 	}
-	if (cq->size > FIELD_MAX(IRDMA_CQP_CQ_QW0_SIZE))
+	if (cq->size > IRDMA_GEN2_MAX_CQ_SIZE)
 		return -EINVAL;
 	ucontext = rdma_udata_to_drv_context(udata, struct irdma_ucontext,
 					     ibucontext);

@@ -1270,6 +1270,7 @@ enum irdma_flush_code {
 #define IRDMA_GEN2_MAX_WQ_QUANTA	32768
 #define IRDMA_GEN2_MAX_RQ_QUANTA	32768
 #define IRDMA_GEN2_MAX_CQ_SIZE		1048575
+#define IRDMA_MAX_FR_PAGES		262144	/* pages of one fast-register list */
 #define IRDMA_GEN2_MAX_SQ_CHUNK		8
 #define IRDMA_GEN2_MAX_PUSH_PAGES	1024
 /* GEN_1 limits */

@@ -385,6 +385,7 @@ void irdma_kqp_forget(struct irdma_qp *iwqp);
 
 /* cq.c */
 dma_addr_t irdma_umem_page_dma(struct ib_umem *umem, u32 idx);
+u32 irdma_cq_max_cqe(void);
 int irdma_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		    struct ib_udata *udata);
 int irdma_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);

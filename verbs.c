@@ -107,7 +107,7 @@ static int irdma_query_device(struct ib_device *ibdev,
 	props->max_sge_rd = rf->gen == IRDMA_GEN_1 ? IRDMA_GEN1_MAX_READ_SGES :
 						     IRDMA_GEN2_MAX_READ_SGES;
 	props->max_cq = rf->max_cq - IRDMA_FIRST_USER_CQ_ID;
-	props->max_cqe = IRDMA_GEN2_MAX_CQ_SIZE;
+	props->max_cqe = irdma_cq_max_cqe();
 	props->max_mr = rf->max_mr - 1;
 	/* no memory windows (no alloc_mw): advertise none */
 	props->max_mw = 0;
@@ -116,7 +116,8 @@ static int irdma_query_device(struct ib_device *ibdev,
 	props->max_qp_init_rd_atom = irdma_max_ord(rf);
 	props->max_res_rd_atom = props->max_qp_rd_atom * props->max_qp;
 	props->atomic_cap = IB_ATOMIC_NONE;
-	props->max_fast_reg_page_list_len = 262144;
+	props->max_fast_reg_page_list_len = min_t(u32, IRDMA_MAX_FR_PAGES,
+						 rf->pble_cnt);
 	props->max_pkeys = 1;
 	return 0;
 }

@@ -28,7 +28,9 @@
  *   6. each side moves a QP that never connected to ERROR: the Recvs posted
  *      before and the Sends posted after complete with flush errors in order;
  *   7. two ib_cq_pool_get() requests for 8 entries share one CQ (the pool
- *      packs by the CQ's reported size).
+ *      packs by the CQ's reported size);
+ *   8. a CQ of the device's max_cqe entries can be made, one of a single
+ *      entry more is refused with EINVAL.
  * With cq_overflow=1 the client's CQ (4 entries) gets 16 signaled Writes
  * and is never polled: one IB_EVENT_CQ_ERR, not one per lost completion.
  * With deny_write=1 the client's QP allows remote reads only: the server's
@@ -892,6 +894,36 @@ out:
 	return ret;
 }
 
+/* the device's max_cqe is what a kernel consumer gets, and no more */
+static int kv_cq_limits(struct kv_side *s)
+{
+	struct ib_device *dev = s->id->device;
+	int max = dev->attrs.max_cqe;
+	struct ib_cq *cq;
+
+	cq = ib_alloc_cq(dev, s, max, 0, IB_POLL_DIRECT);
+	if (IS_ERR(cq)) {
+		kv_fail("%s: a CQ of max_cqe %d entries: %ld", s->name, max,
+			PTR_ERR(cq));
+		return PTR_ERR(cq);
+	}
+	ib_free_cq(cq);
+	cq = ib_alloc_cq(dev, s, max + 1, 0, IB_POLL_DIRECT);
+	if (!IS_ERR(cq)) {
+		ib_free_cq(cq);
+		kv_fail("%s: a CQ of max_cqe + 1 (%d) entries was made", s->name,
+			max + 1);
+		return -EIO;
+	}
+	if (PTR_ERR(cq) != -EINVAL) {
+		kv_fail("%s: a CQ of max_cqe + 1 entries: %ld, want -EINVAL",
+			s->name, PTR_ERR(cq));
+		return PTR_ERR(cq);
+	}
+	kv_ok("%s: a CQ of max_cqe (%d) entries, not one more", s->name, max);
+	return 0;
+}
+
 /* ib_cq_pool_get() packs small requests into one CQ (nvme, iser, srp) */
 static int kv_cq_pool(struct kv_side *s)
 {
@@ -978,6 +1010,10 @@ static int __init kv_init(void)
 		ret = kv_cq_pool(&kv_cli);
 	if (!ret)
 		ret = kv_cq_pool(&kv_srv);
+	if (!ret)
+		ret = kv_cq_limits(&kv_cli);
+	if (!ret)
+		ret = kv_cq_limits(&kv_srv);
 out:
 	if (kv_listen_id)
 		rdma_destroy_id(kv_listen_id);

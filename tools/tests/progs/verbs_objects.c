@@ -4,7 +4,8 @@
  * libirdma provider: PD, MR (REG_MR type MEM), CQ with a completion
  * channel (REG_MR type CQ + CREATE_CQ), RC QP (REG_MR type QP +
  * CREATE_QP), the iWARP state steps before a connection (INIT, RTR, and
- * RTS refused without the CM), ERR, then everything released.
+ * RTS refused without the CM), ERR, then everything released.  Once: a CQ
+ * of the max_cqe the device reports.
  *
  *   verbs_objects [-d DEV] [-n ROUNDS] [-s BYTES]
  *
@@ -99,6 +100,24 @@ static int round_trip(struct ibv_context *ctx, size_t bytes)
 	return 0;
 }
 
+/* the device's max_cqe must be a CQ one can have */
+static void max_cq(struct ibv_context *ctx)
+{
+	struct ibv_device_attr da;
+	struct ibv_cq *cq;
+	int ret;
+
+	ret = ibv_query_device(ctx, &da);
+	CHECK(!ret, "query_device: max_cqe %d", ret ? 0 : da.max_cqe);
+	if (ret)
+		return;
+	cq = ibv_create_cq(ctx, da.max_cqe, NULL, NULL, 0);
+	CHECK(cq && cq->cqe >= da.max_cqe, "create_cq max_cqe %d: %s cqe %d",
+	      da.max_cqe, cq ? "" : strerror(errno), cq ? cq->cqe : 0);
+	if (cq)
+		CHECK(!ibv_destroy_cq(cq), "destroy_cq max_cqe");
+}
+
 int main(int argc, char **argv)
 {
 	const char *name = NULL;
@@ -134,6 +153,8 @@ int main(int argc, char **argv)
 	}
 	ctx = ibv_open_device(list[i]);
 	CHECK(ctx, "open %s", ibv_get_device_name(list[i]));
+	if (ctx)
+		max_cq(ctx);
 	for (i = 0; ctx && i < n; i++)
 		round_trip(ctx, bytes);
 	if (ctx)
