@@ -679,8 +679,18 @@ static void irdma_dispatch_ae(struct irdma_pci_f *rf, u32 ae, u32 src, u32 id,
 	switch (ae) {
 	case IRDMA_AE_RESET_NOT_SENT:
 	case IRDMA_AE_LLP_DOUBT_REACHABILITY:
-	case IRDMA_AE_RESOURCE_EXHAUSTION:
 	case IRDMA_AE_QP_SUSPEND_COMPLETE:
+		return;
+	case IRDMA_AE_RESOURCE_EXHAUSTION:
+		dev_warn_ratelimited(rf->dma_dev,
+				     "adapter out of resources (AE 0x%04x, id %u)\n",
+				     ae, id);
+		return;
+	case IRDMA_AE_LCE_FUNCTION_CATASTROPHIC:
+		/* the whole function, not the QP the id would name */
+		dev_err(rf->dma_dev, "catastrophic function error (AE 0x%04x)\n",
+			ae);
+		irdma_request_reset(rf);
 		return;
 	}
 	iwqp = irdma_qp_get(rf, id);

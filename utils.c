@@ -147,8 +147,10 @@ void irdma_dma_free(struct irdma_pci_f *rf, struct irdma_dma_mem *mem)
  * irdma_request_reset() - ask the LAN driver to reset the function, once
  * @rf: RDMA function
  *
- * Called when the adapter stops answering the control QP or refuses to
- * let go of memory.
+ * Called when the adapter stops answering the control QP, may still use
+ * memory the driver cannot take back, or reports a catastrophic error;
+ * the caller has said which.  A bus without resets (the model) can only
+ * say so.
  *
  * Context: any.
  */
@@ -156,9 +158,12 @@ void irdma_request_reset(struct irdma_pci_f *rf)
 {
 	if (test_and_set_bit(0, &rf->reset_requested))
 		return;
-	dev_err(rf->dma_dev, "adapter is not responding: requesting a function reset\n");
-	if (rf->bus_ops->request_reset)
+	if (rf->bus_ops->request_reset) {
+		dev_err(rf->dma_dev, "requesting a function reset\n");
 		rf->bus_ops->request_reset(rf);
+	} else {
+		dev_err(rf->dma_dev, "the function needs a reset, which its bus cannot do: remove the device\n");
+	}
 }
 
 /**
