@@ -194,9 +194,10 @@ static u64 irdma_hmc_bytes(const struct irdma_hmc *hmc)
  * irdma_hmc_choose_counts() - decide how many objects of each type to back
  * @rf: RDMA function
  *
- * Starts from the max_qp module parameter, derives the other counts from
- * the QP count, and halves until the backing memory fits both the
- * adapter's SD limit and IRDMA_MAX_SD_PER_FN.
+ * Starts from the max_qp module parameter, no more QPs than the Read
+ * Response space (Q1) can serve at the full IRD each, derives the other
+ * counts from the QP count, and halves until the backing memory fits both
+ * the adapter's SD limit and IRDMA_MAX_SD_PER_FN.
  *
  * Return: 0 or -ENOSPC.
  */
@@ -206,7 +207,8 @@ static int irdma_hmc_choose_counts(struct irdma_pci_f *rf)
 	struct irdma_hmc_obj_info *o = hmc->obj;
 	u32 sd_limit = min_t(u32, hmc->max_sds, IRDMA_MAX_SD_PER_FN);
 	u32 ird = rf->gen == IRDMA_GEN_1 ? IRDMA_GEN1_MAX_IRD : IRDMA_GEN2_MAX_IRD;
-	u32 qps = rounddown_pow_of_two(clamp_t(u32, max_qp, 64,
+	u32 q1_qps = o[IRDMA_HMC_Q1].max_cnt / (2 * ird);
+	u32 qps = rounddown_pow_of_two(clamp_t(u32, min(max_qp, q1_qps), 64,
 					       o[IRDMA_HMC_QP].max_cnt));
 
 	for (; qps >= 64; qps >>= 1) {

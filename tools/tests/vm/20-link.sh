@@ -4,7 +4,9 @@
 # Foundation: "rdma link add irdma0 type irdma_sim netdev va" with irdma not
 # loaded loads irdma_sim and irdma, publishes irdma_sim.iwarp.N, and gives
 # an iWARP device with the E810's limits whose port follows the netdev's
-# link state; rdma link, rdma dev and ibv_devices list it.
+# link state; rdma link, rdma dev and ibv_devices list it.  With
+# max_qp=16384 the device has no more QPs than the model's Read Response
+# space (Q1) serves.
 # timeout: 240
 # shellcheck source=tools/tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -127,5 +129,21 @@ fi
 t_log "rdma system: $(rdma system show 2>&1)"
 
 t_check "$P/delete" rdma link delete irdma0
+
+# --- max_qp is bounded by the Read Response space ---------------------------
+# each QP needs Q1 room for its full IRD; the model's Q1 serves 8192 QPs, so
+# max_qp=16384 gives at most 8192 (less the reserved ones)
+modprobe -r irdma_sim irdma 2>/dev/null
+if t_check "$P/max-qp-param" modprobe irdma max_qp=16384 &&
+	t_check "$P/max-qp-add" t_in "$T_NS_A" rdma link add irdma0 type irdma_sim netdev "$T_IF_A"; then
+	n=$(timeout 10 ibv_devinfo -v -d irdma0 2>&1 | sed -n 's/^[[:space:]]*max_qp:[[:space:]]*//p')
+	if [ -n "$n" ] && [ "$n" -le 8192 ] && [ "$n" -gt 4096 ]; then
+		t_pass "$P/max-qp-q1"
+	else
+		t_fail "$P/max-qp-q1" "max_qp=16384: the device has '$n' QPs, want 4097..8192"
+	fi
+	rdma link delete irdma0
+fi
+modprobe -r irdma_sim irdma 2>/dev/null
 t_dmesg_check "$P/dmesg"
 t_exit
