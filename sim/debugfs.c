@@ -17,8 +17,9 @@
  *
  * /sys/kernel/debug/irdma_sim/defaults/ holds the same knobs; a new
  * instance starts with their values, which is how a test injects a fault
- * into the driver's probe (the instance's own directory appears only once
- * the probe has run).
+ * into the driver's probe: the instance's own directory exists before the
+ * probe, but "rdma link add" returns only after it, so nobody can write
+ * there in time.
  *
  * Return values of debugfs calls are ignored, as debugfs wants.
  */
