@@ -9,7 +9,7 @@
  */
 #include <linux/etherdevice.h>
 
-#include "main.h"
+#include "irdma.h"
 
 /**
  * irdma_cm_rf() - the RDMA function under a CM instance

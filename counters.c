@@ -19,7 +19,7 @@
 #include <asm/unaligned.h>
 #include <rdma/ib_verbs.h>
 
-#include "main.h"
+#include "irdma.h"
 #include "cm.h"
 
 /* how often the adapter's counters are gathered when nobody reads them */

@@ -13,7 +13,7 @@
 #include <rdma/irdma-abi.h>
 #include <rdma/uverbs_ioctl.h>
 
-#include "main.h"
+#include "irdma.h"
 
 #define IRDMA_MIN_CQ_SIZE	4
 

@@ -19,7 +19,7 @@
 #include <linux/log2.h>
 #include <linux/moduleparam.h>
 
-#include "main.h"
+#include "irdma.h"
 #define CREATE_TRACE_POINTS
 #include "hw_trace.h"
 

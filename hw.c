@@ -16,7 +16,7 @@
 #include <linux/log2.h>
 #include <linux/moduleparam.h>
 
-#include "main.h"
+#include "irdma.h"
 #include "hw_trace.h"
 
 static unsigned int max_qp = 4096;

@@ -9,7 +9,7 @@
 #include <linux/net/intel/i40e_client.h>
 #include <linux/pci.h>
 
-#include "main.h"
+#include "irdma.h"
 
 /**
  * struct irdma_i40e_fn - what the binding keeps per X722 function

@@ -16,7 +16,7 @@
 
 #include "ice.h"
 
-#include "main.h"
+#include "irdma.h"
 
 /**
  * struct irdma_ice_fn - what the binding keeps per E810 function

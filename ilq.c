@@ -15,7 +15,7 @@
 #include <linux/etherdevice.h>
 #include <linux/log2.h>
 
-#include "main.h"
+#include "irdma.h"
 
 #define IRDMA_ILQ_SIZE		512	/* SQ and RQ entries */
 

@@ -14,7 +14,7 @@
 #include <linux/netdevice.h>
 #include <net/addrconf.h>
 
-#include "main.h"
+#include "irdma.h"
 
 MODULE_AUTHOR("irdma developers");
 MODULE_DESCRIPTION("Intel(R) Ethernet Protocol Driver for RDMA (iWARP)");

@@ -15,7 +15,7 @@
 #include <rdma/irdma-abi.h>
 #include <rdma/uverbs_ioctl.h>
 
-#include "main.h"
+#include "irdma.h"
 
 #define IRDMA_PBLE_SIZE		8
 

@@ -13,7 +13,7 @@
  */
 #include <rdma/ib_verbs.h>
 
-#include "main.h"
+#include "irdma.h"
 
 #define IRDMA_CONN_WQES		3
 #define IRDMA_KQP_MAX_SGE	IRDMA_GEN2_MAX_WQ_FRAGS

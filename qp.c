@@ -19,7 +19,7 @@
 #include <rdma/irdma-abi.h>
 #include <rdma/uverbs_ioctl.h>
 
-#include "main.h"
+#include "irdma.h"
 #include "hw_trace.h"
 
 #define IRDMA_Q2CTX_SIZE	(IRDMA_Q2_BUF_SIZE + IRDMA_QP_CTX_SIZE)

@@ -22,7 +22,7 @@
 #include <rdma/restrack.h>
 #include <uapi/rdma/rdma_netlink.h>
 
-#include "main.h"
+#include "irdma.h"
 #include "cm.h"
 
 /**

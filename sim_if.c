@@ -8,7 +8,7 @@
  */
 #include <linux/auxiliary_bus.h>
 
-#include "main.h"
+#include "irdma.h"
 #include "sim/sim_if.h"
 
 /**

@@ -5,7 +5,7 @@
  */
 #include <linux/dma-mapping.h>
 
-#include "main.h"
+#include "irdma.h"
 
 static const u32 irdma_gen2_regs[IRDMA_REG_NUM] = {
 	[IRDMA_REG_CQPTAIL] = IRDMA_GEN2_CQPTAIL,

@@ -12,7 +12,7 @@
 #include <rdma/irdma-abi.h>
 #include <rdma/uverbs_ioctl.h>
 
-#include "main.h"
+#include "irdma.h"
 
 #define IRDMA_VENDOR_ID			0x8086
 #define IRDMA_FEATURE_RTS_AE		BIT(0)

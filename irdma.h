@@ -2,8 +2,8 @@
 /*
  * irdma - functions shared between the driver's files.
  */
-#ifndef IRDMA_MAIN_H
-#define IRDMA_MAIN_H
+#ifndef IRDMA_IRDMA_H
+#define IRDMA_IRDMA_H
 
 #include <linux/auxiliary_bus.h>
 #include <rdma/ib_umem.h>
@@ -417,4 +417,4 @@ int irdma_ib_register_device(struct irdma_pci_f *rf);
 void irdma_ib_unregister_device(struct irdma_pci_f *rf);
 void irdma_port_event(struct irdma_device *iwdev);
 
-#endif /* IRDMA_MAIN_H */
+#endif /* IRDMA_IRDMA_H */
