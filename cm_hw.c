@@ -10,6 +10,7 @@
 #include <linux/etherdevice.h>
 
 #include "irdma.h"
+#include "ctrl.h"
 
 /**
  * irdma_cm_rf() - the RDMA function under a CM instance

@@ -20,6 +20,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "irdma.h"
+#include "ctrl.h"
 #include "cm.h"
 
 /* how often the adapter's counters are gathered when nobody reads them */

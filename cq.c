@@ -14,6 +14,7 @@
 #include <rdma/uverbs_ioctl.h>
 
 #include "irdma.h"
+#include "ctrl.h"
 
 #define IRDMA_MIN_CQ_SIZE	4
 

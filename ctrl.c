@@ -20,6 +20,7 @@
 #include <linux/moduleparam.h>
 
 #include "irdma.h"
+#include "ctrl.h"
 #define CREATE_TRACE_POINTS
 #include "hw_trace.h"
 

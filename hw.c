@@ -17,6 +17,7 @@
 #include <linux/moduleparam.h>
 
 #include "irdma.h"
+#include "ctrl.h"
 #include "hw_trace.h"
 
 static unsigned int max_qp = 4096;

@@ -16,6 +16,7 @@
 #include <linux/log2.h>
 
 #include "irdma.h"
+#include "ctrl.h"
 
 #define IRDMA_ILQ_SIZE		512	/* SQ and RQ entries */
 

@@ -16,6 +16,7 @@
 #include <rdma/uverbs_ioctl.h>
 
 #include "irdma.h"
+#include "ctrl.h"
 
 #define IRDMA_PBLE_SIZE		8
 

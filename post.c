@@ -14,6 +14,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "irdma.h"
+#include "ctrl.h"
 
 #define IRDMA_CONN_WQES		3
 #define IRDMA_KQP_MAX_SGE	IRDMA_GEN2_MAX_WQ_FRAGS

@@ -20,6 +20,7 @@
 #include <rdma/uverbs_ioctl.h>
 
 #include "irdma.h"
+#include "ctrl.h"
 #include "hw_trace.h"
 
 #define IRDMA_Q2CTX_SIZE	(IRDMA_Q2_BUF_SIZE + IRDMA_QP_CTX_SIZE)

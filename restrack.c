@@ -23,6 +23,7 @@
 #include <uapi/rdma/rdma_netlink.h>
 
 #include "irdma.h"
+#include "ctrl.h"
 #include "cm.h"
 
 /**
