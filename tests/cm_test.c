@@ -930,6 +930,22 @@ static struct irdma_test_seg *irdma_t_raw_last(void)
 	return NULL;
 }
 
+/*
+ * the last segment the CM sent to one of the raw peer's ports: where a
+ * test opens two, a retransmission for the other (the timers run on
+ * wall-clock time, and a loaded machine makes them fire) is not it
+ */
+static struct irdma_test_seg *irdma_t_raw_last_to(u16 port)
+{
+	int i;
+
+	for (i = irdma_tw->nlog - 1; i >= 0; i--)
+		if (irdma_tw->log[i].to == 2 &&
+		    get_unaligned_be16(irdma_tw->log[i].seg + 2) == port)
+			return &irdma_tw->log[i];
+	return NULL;
+}
+
 static int irdma_t_count_to_raw(u8 flags)
 {
 	int i, n = 0;
@@ -2919,9 +2935,9 @@ static void irdma_test_backlog_full_holds_handshake(struct kunit *test)
 	struct irdma_t_raw r2 = { .addr = T_RAW_ADDR, .port = 40401, .seq = 1 };
 
 	irdma_t_raw_send(&r1, IRDMA_TCP_SYN, opts, sizeof(opts), NULL, 0);
-	r1.ack = irdma_t_raw_last()->seq + 1;
+	r1.ack = irdma_t_raw_last_to(r1.port)->seq + 1;
 	irdma_t_raw_send(&r2, IRDMA_TCP_SYN, opts, sizeof(opts), NULL, 0);
-	r2.ack = irdma_t_raw_last()->seq + 1;
+	r2.ack = irdma_t_raw_last_to(r2.port)->seq + 1;
 	KUNIT_EXPECT_EQ(test, listener->half_open, 2u);
 	irdma_t_raw_send(&r1, IRDMA_TCP_ACK, NULL, 0, NULL, 0);
 	KUNIT_EXPECT_EQ(test, listener->pending, 1);
