@@ -19,24 +19,6 @@
 #define IRDMA_MIN_CQ_SIZE	4
 
 /**
- * irdma_umem_page_dma() - DMA address of one page of a umem
- * @umem: pinned pages
- * @idx: page index (PAGE_SIZE pages)
- *
- * Return: the address, or 0 if @idx is beyond the umem.
- */
-dma_addr_t irdma_umem_page_dma(struct ib_umem *umem, u32 idx)
-{
-	struct ib_block_iter it;
-	u32 i = 0;
-
-	rdma_umem_for_each_dma_block(umem, &it, PAGE_SIZE)
-		if (i++ == idx)
-			return rdma_block_iter_dma_address(&it);
-	return 0;
-}
-
-/**
  * irdma_cq_params() - CREATE_CQ / DESTROY_CQ parameters of a CQ
  * @cq: the CQ
  * @p: filled in

@@ -428,36 +428,6 @@ out_free_buf:
 }
 
 /**
- * irdma_cq_ring_alloc() - allocate a CQ ring and its shadow area
- * @rf: RDMA function
- * @ring: ring to fill
- * @id: CQ id
- * @size: CQEs
- *
- * Return: 0 or -ENOMEM.
- */
-int irdma_cq_ring_alloc(struct irdma_pci_f *rf, struct irdma_cq_ring *ring,
-			u32 id, u32 size)
-{
-	size_t ring_bytes = ALIGN(size * sizeof(struct irdma_cqe),
-				  IRDMA_CQ_SHADOW_ALIGN);
-	int ret;
-
-	ret = irdma_dma_alloc(rf, &ring->mem, ring_bytes +
-			      IRDMA_CQ_SHADOW_WORDS * sizeof(__le64),
-			      IRDMA_RING_ALIGN);
-	if (ret)
-		return ret;
-	ring->shadow = ring->mem.va + ring_bytes;
-	ring->shadow_pa = ring->mem.pa + ring_bytes;
-	ring->size = size;
-	ring->head = 0;
-	ring->polarity = 1;
-	ring->id = id;
-	return 0;
-}
-
-/**
  * irdma_ccq_params() - CREATE_CQ parameters of the CCQ
  * @rf: RDMA function
  * @p: filled in

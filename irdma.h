@@ -47,14 +47,14 @@ int irdma_dma_alloc(struct irdma_pci_f *rf, struct irdma_dma_mem *mem,
 void irdma_dma_free(struct irdma_pci_f *rf, struct irdma_dma_mem *mem);
 void irdma_dma_leak(struct irdma_pci_f *rf, struct irdma_dma_mem *mem, int err);
 void irdma_request_reset(struct irdma_pci_f *rf);
+int irdma_cq_ring_alloc(struct irdma_pci_f *rf, struct irdma_cq_ring *ring,
+			u32 id, u32 size);
 const char *irdma_cqp_op_name(u8 opcode);
 void irdma_ip_to_words(__le64 *hi_word, __le64 *lo_word, const u32 ip[4],
 		       bool ipv4);
 
 /* hw.c: bring-up, interrupts, event queues */
 int irdma_hw_set_bus(struct irdma_pci_f *rf, const struct irdma_bus_info *info);
-int irdma_cq_ring_alloc(struct irdma_pci_f *rf, struct irdma_cq_ring *ring,
-			u32 id, u32 size);
 int irdma_ctrl_init_hw(struct irdma_pci_f *rf);
 int irdma_rt_init_hw(struct irdma_pci_f *rf);
 void irdma_rt_deinit_hw(struct irdma_pci_f *rf);
@@ -74,6 +74,7 @@ int irdma_hw_tables_alloc(struct irdma_pci_f *rf);
 void irdma_hw_tables_free(struct irdma_pci_f *rf);
 
 /* mr.c */
+dma_addr_t irdma_umem_page_dma(struct ib_umem *umem, u32 idx);
 int irdma_pble_init(struct irdma_pci_f *rf);
 void irdma_pble_fini(struct irdma_pci_f *rf);
 int irdma_pbl_from_umem(struct irdma_pci_f *rf, struct ib_umem *umem,
@@ -122,7 +123,6 @@ void irdma_kqp_flush_work(struct work_struct *work);
 void irdma_kqp_forget(struct irdma_qp *iwqp);
 
 /* cq.c */
-dma_addr_t irdma_umem_page_dma(struct ib_umem *umem, u32 idx);
 u32 irdma_cq_max_cqe(void);
 int irdma_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		    struct ib_udata *udata);

@@ -680,3 +680,21 @@ void irdma_frwqe_fill(struct irdma_qp *iwqp, const struct ib_reg_wr *wr,
 		FIELD_PREP(IRDMA_FRWQE_HDR_STAGRIGHTS, irdma_access(wr->access)) |
 		IRDMA_FRWQE_HDR_VABASEDTO | IRDMA_WQE_HDR_LOCALFENCE;
 }
+
+/**
+ * irdma_umem_page_dma() - DMA address of one page of a umem
+ * @umem: pinned pages
+ * @idx: page index (PAGE_SIZE pages)
+ *
+ * Return: the address, or 0 if @idx is beyond the umem.
+ */
+dma_addr_t irdma_umem_page_dma(struct ib_umem *umem, u32 idx)
+{
+	struct ib_block_iter it;
+	u32 i = 0;
+
+	rdma_umem_for_each_dma_block(umem, &it, PAGE_SIZE)
+		if (i++ == idx)
+			return rdma_block_iter_dma_address(&it);
+	return 0;
+}
