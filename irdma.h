@@ -13,10 +13,12 @@
 
 #define DRV_NAME	"irdma"
 
-/* main.c: bindings call these */
+/* main.c: the bindings and module.c call these */
 int irdma_probe_function(const struct irdma_bus_info *info,
 			 struct irdma_pci_f **rfp);
 void irdma_remove_function(struct irdma_pci_f *rf);
+int irdma_events_register(void);
+void irdma_events_unregister(void);
 
 /* bindings (ice_if.c, i40e_if.c, sim_if.c) */
 int irdma_sim_if_register(void);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * irdma - module init/exit, the auxiliary drivers of each binding, and the
- * common probe/remove of an RDMA function.
+ * irdma - the common probe/remove of an RDMA function, and the netdev and
+ * address notifiers that feed every probed function.
  *
  * A binding (ice_if.c for E810, i40e_if.c for X722, sim_if.c for the
  * software model) turns its auxiliary device into a struct irdma_bus_info
@@ -15,11 +15,6 @@
 #include <net/addrconf.h>
 
 #include "irdma.h"
-
-MODULE_AUTHOR("irdma developers");
-MODULE_DESCRIPTION("Intel(R) Ethernet Protocol Driver for RDMA (iWARP)");
-MODULE_LICENSE("Dual BSD/GPL");
-MODULE_ALIAS("i40iw");
 
 /* every probed function, for the notifiers */
 static LIST_HEAD(irdma_functions);
@@ -297,11 +292,11 @@ static struct notifier_block irdma_inet6addr_nb = {
 };
 
 /**
- * irdma_init_module() - register the netdev notifier and the bindings
+ * irdma_events_register() - start following netdev and address changes
  *
- * Return: 0 or a negative errno.
+ * Return: 0 or a negative errno; nothing is registered on failure.
  */
-static int __init irdma_init_module(void)
+int irdma_events_register(void)
 {
 	int ret;
 
@@ -314,23 +309,8 @@ static int __init irdma_init_module(void)
 	ret = register_inet6addr_notifier(&irdma_inet6addr_nb);
 	if (ret)
 		goto err_inetaddr_nb;
-	ret = irdma_sim_if_register();
-	if (ret)
-		goto err_inet6addr_nb;
-	ret = irdma_ice_if_register();
-	if (ret)
-		goto err_sim;
-	ret = irdma_i40e_if_register();
-	if (ret)
-		goto err_ice;
 	return 0;
 
-err_ice:
-	irdma_ice_if_unregister();
-err_sim:
-	irdma_sim_if_unregister();
-err_inet6addr_nb:
-	unregister_inet6addr_notifier(&irdma_inet6addr_nb);
 err_inetaddr_nb:
 	unregister_inetaddr_notifier(&irdma_inetaddr_nb);
 err_netdev_nb:
@@ -339,17 +319,11 @@ err_netdev_nb:
 }
 
 /**
- * irdma_exit_module() - unbind every function and unregister
+ * irdma_events_unregister() - stop following netdev and address changes
  */
-static void __exit irdma_exit_module(void)
+void irdma_events_unregister(void)
 {
-	irdma_i40e_if_unregister();
-	irdma_ice_if_unregister();
-	irdma_sim_if_unregister();
 	unregister_inet6addr_notifier(&irdma_inet6addr_nb);
 	unregister_inetaddr_notifier(&irdma_inetaddr_nb);
 	unregister_netdevice_notifier(&irdma_netdev_nb);
 }
-
-module_init(irdma_init_module);
-module_exit(irdma_exit_module);

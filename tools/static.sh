@@ -4,11 +4,11 @@
 # Static checks of the kernel sources (make static; part of make check).
 # Each check prints one line: PASS: static.NAME / FAIL: static.NAME: why.
 #
-#   W=1 build, sparse (C=2), checkpatch --strict, kernel-doc, docutils over
-#   Documentation/*.rst, groff over the user's manual pages
-#   (Documentation/man4/irdma.4, irdma_sim.4), the manual pages of the CM,
-#   and an in-tree build (Kconfig + Kbuild dropped into
-#   drivers/infiniband/hw/irdma of linux-source-6.1).
+#   W=1 build, the layer check (tools/layers.sh), sparse (C=2), checkpatch
+#   --strict, kernel-doc, docutils over Documentation/*.rst, groff over the
+#   user's manual pages (Documentation/man4/irdma.4, irdma_sim.4), the
+#   manual pages of the CM, and an in-tree build (Kconfig + Kbuild dropped
+#   into drivers/infiniband/hw/irdma of linux-source-6.1).
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -43,6 +43,15 @@ if kbuild W=1 modules >"$out/w1" 2>&1; then
 else
 	grep -E 'warning:|error:' "$out/w1" | head -20
 	fail w1 "build failed"
+fi
+
+# --- layers ------------------------------------------------------------------
+# the W=1 objects: every call goes down Documentation/layers.txt
+if out_l=$(tools/layers.sh 2>&1); then
+	pass layers
+else
+	grep -v '^layers: [0-9]* calls' <<<"$out_l" | head -20
+	fail layers "$(tail -n1 <<<"$out_l")"
 fi
 
 # --- sparse ------------------------------------------------------------------

@@ -1,0 +1,73 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The layer check of make static: every call (an undefined symbol of one
+# driver object that another driver object defines) must go down the
+# layers of Documentation/layers.txt.
+#
+#   tools/layers.sh [DIR]
+#
+# DIR holds the built objects (default: the repository, after make
+# modules).  Prints the calls against the layers and, last, one line
+# "layers: N calls, M against the layers"; exit status 1 when M > 0, when
+# an object is on no line or on two, or when a listed file was not built.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+dir=${1:-$top}
+list=$top/Documentation/layers.txt
+
+declare -A level
+n=0
+while read -r line; do
+	line=${line%%#*}
+	[ -n "${line// /}" ] || continue
+	n=$((n + 1))
+	for f in $line; do
+		if [ -n "${level[$f]:-}" ]; then
+			echo "layers: $f is on two lines" >&2
+			exit 1
+		fi
+		level[$f]=$n
+	done
+done <"$list"
+
+objs=()
+for o in "$dir"/*.o; do
+	f=${o##*/}
+	f=${f%.o}
+	case "$f" in irdma | *.mod) continue ;; esac
+	if [ -z "${level[$f]:-}" ]; then
+		echo "layers: $f.o is on no line of Documentation/layers.txt" >&2
+		exit 1
+	fi
+	objs+=("$o")
+done
+for f in "${!level[@]}"; do
+	[ -f "$dir/$f.o" ] || { echo "layers: $f is listed but $f.o was not built" >&2; exit 1; }
+done
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for o in "${objs[@]}"; do
+	f=${o##*/}
+	f=${f%.o}
+	nm --defined-only "$o" | awk -v f="$f" '$2 ~ /^[TDBR]$/ { print $3, f }'
+done | sort >"$tmp/defs"
+for o in "${objs[@]}"; do
+	f=${o##*/}
+	f=${f%.o}
+	nm --undefined-only "$o" | awk -v f="$f" '{ print $2, f }'
+done | sort >"$tmp/uses"
+
+calls=0 bad=0
+while read -r sym from to; do
+	[ "$from" != "$to" ] || continue
+	calls=$((calls + 1))
+	if [ "${level[$from]}" -ge "${level[$to]}" ]; then
+		echo "layers: $from calls $sym of $to (line ${level[$from]} -> ${level[$to]})"
+		bad=$((bad + 1))
+	fi
+done < <(join "$tmp/uses" "$tmp/defs")
+echo "layers: $calls calls, $bad against the layers"
+[ "$bad" = 0 ]
