@@ -516,7 +516,8 @@ int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 	iwqp->send_cq = container_of(attr->send_cq, struct irdma_cq, ibcq)->id;
 	iwqp->recv_cq = container_of(attr->recv_cq, struct irdma_cq, ibcq)->id;
 	iwqp->compl_ctx = udata ? req.user_compl_ctx : 0;
-	iwqp->ib_state = IB_QPS_RESET;
+	/* an iWARP QP starts idle, which the verbs call INIT */
+	iwqp->ib_state = IB_QPS_INIT;
 	/*
 	 * remote reads and writes allowed until a modify with access flags
 	 * says otherwise (as the adapter's own driver does: librdmacm never
@@ -558,6 +559,7 @@ int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 		goto err_release;
 	set_bit(IRDMA_QP_CREATED, &iwqp->flags);
 	irdma_qp_set_hw_state(iwqp, IRDMA_QPS_IDLE);
+	iwqp->cap = attr->cap;
 	ret = xa_insert_irq(&rf->qp_table, iwqp->id, iwqp, GFP_KERNEL);
 	if (ret)
 		goto err_destroy;
@@ -748,9 +750,11 @@ int irdma_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	attr->qp_access_flags = (iwqp->rd_en ? IB_ACCESS_REMOTE_READ : 0) |
 				(iwqp->wr_en ? IB_ACCESS_REMOTE_WRITE : 0);
 	attr->port_num = 1;
+	attr->cap = iwqp->cap;
 	init_attr->qp_type = IB_QPT_RC;
 	init_attr->send_cq = ibqp->send_cq;
 	init_attr->recv_cq = ibqp->recv_cq;
+	init_attr->cap = iwqp->cap;
 	return 0;
 }
 

@@ -777,6 +777,7 @@ enum irdma_qp_flags {
  * @sq_quanta: SQ ring size in 32-byte quanta
  * @rq_quanta: RQ ring size in 32-byte quanta
  * @rq_shift: log2 of the RQ WQE size in quanta
+ * @cap: the capacities granted at create, as query_qp reports them
  * @compl_ctx: completion context the adapter echoes in CQEs
  * @send_cq: send CQ id
  * @recv_cq: receive CQ id
@@ -808,6 +809,7 @@ struct irdma_qp {
 	u32 sq_quanta;
 	u32 rq_quanta;
 	u8 rq_shift;
+	struct ib_qp_cap cap;
 	u64 compl_ctx;
 	u32 send_cq;
 	u32 recv_cq;

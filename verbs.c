@@ -285,7 +285,8 @@ static int irdma_alloc_ucontext(struct ib_ucontext *uctx,
 							 IRDMA_GEN2_MAX_RQ_QUANTA;
 	resp.max_hw_wq_quanta = irdma_max_wq_quanta(rf);
 	resp.min_hw_cq_size = 1;
-	resp.max_hw_cq_size = IRDMA_GEN2_MAX_CQ_SIZE;
+	/* libirdma refuses larger CQs itself: the same limit as max_cqe */
+	resp.max_hw_cq_size = irdma_cq_max_cqe();
 	resp.max_hw_sq_chunk = rf->gen == IRDMA_GEN_1 ? IRDMA_GEN1_MAX_SQ_CHUNK :
 							IRDMA_GEN2_MAX_SQ_CHUNK;
 	resp.hw_rev = rf->gen;

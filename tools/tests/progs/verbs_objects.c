@@ -4,8 +4,9 @@
  * libirdma provider: PD, MR (REG_MR type MEM), CQ with a completion
  * channel (REG_MR type CQ + CREATE_CQ), RC QP (REG_MR type QP +
  * CREATE_QP), the iWARP state steps before a connection (INIT, RTR, and
- * RTS refused without the CM), ERR, then everything released.  Once: a CQ
- * of the max_cqe the device reports.
+ * RTS refused without the CM), ERR, then everything released; the new QP
+ * reports state INIT and at least the capacities asked for.  Once: a CQ
+ * of the max_cqe the device reports, and one entry more refused (EINVAL).
  *
  *   verbs_objects [-d DEV] [-n ROUNDS] [-s BYTES]
  *
@@ -62,6 +63,21 @@ static int round_trip(struct ibv_context *ctx, size_t bytes)
 	CHECK(qp, "create_qp RC: %s qpn %u", qp ? "" : strerror(errno),
 	      qp ? qp->qp_num : 0);
 	if (qp) {
+		struct ibv_qp_init_attr qia;
+
+		/* an iWARP QP starts idle: INIT; it has what was asked */
+		ret = ibv_query_qp(qp, &attr, IBV_QP_STATE | IBV_QP_CAP, &qia);
+		CHECK(!ret && attr.qp_state == IBV_QPS_INIT &&
+		      qia.cap.max_send_wr >= init.cap.max_send_wr &&
+		      qia.cap.max_recv_wr >= init.cap.max_recv_wr &&
+		      qia.cap.max_send_sge >= init.cap.max_send_sge &&
+		      qia.cap.max_recv_sge >= init.cap.max_recv_sge &&
+		      attr.cap.max_send_wr == qia.cap.max_send_wr,
+		      "query_qp after create: %s state %d send %u/%u recv %u/%u",
+		      ret ? strerror(ret) : "", attr.qp_state,
+		      qia.cap.max_send_wr, qia.cap.max_send_sge,
+		      qia.cap.max_recv_wr, qia.cap.max_recv_sge);
+		memset(&attr, 0, sizeof(attr));
 		attr.qp_state = IBV_QPS_INIT;
 		attr.port_num = 1;
 		attr.qp_access_flags = IBV_ACCESS_REMOTE_WRITE |
@@ -116,6 +132,12 @@ static void max_cq(struct ibv_context *ctx)
 	      da.max_cqe, cq ? "" : strerror(errno), cq ? cq->cqe : 0);
 	if (cq)
 		CHECK(!ibv_destroy_cq(cq), "destroy_cq max_cqe");
+	errno = 0;
+	cq = ibv_create_cq(ctx, da.max_cqe + 1, NULL, NULL, 0);
+	CHECK(!cq && errno == EINVAL, "create_cq max_cqe + 1 refused: %s",
+	      cq ? "made" : strerror(errno));
+	if (cq)
+		ibv_destroy_cq(cq);
 }
 
 int main(int argc, char **argv)
