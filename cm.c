@@ -3513,24 +3513,6 @@ static void irdma_handle_close_entry(struct irdma_cm_node *cm_node)
  */
 
 /**
- * irdma_cm_ip_to_ctx() - an address in QP-context layout
- * @dst: four words, IPv4 in [3]
- * @src: four words, IPv4 in [0]
- * @ipv4: address family
- */
-static void irdma_cm_ip_to_ctx(u32 *dst, const u32 *src, bool ipv4)
-{
-	if (ipv4) {
-		dst[0] = 0;
-		dst[1] = 0;
-		dst[2] = 0;
-		dst[3] = src[0];
-	} else {
-		memcpy(dst, src, 16);
-	}
-}
-
-/**
  * irdma_init_tcp_ctx() - the TCP half of the offload context
  * @cm_node: node
  * @info: offload info to fill
@@ -3545,8 +3527,8 @@ static void irdma_init_tcp_ctx(struct irdma_cm_node *cm_node,
 			       struct irdma_cm_offload_info *info)
 {
 	info->ipv4 = cm_node->ipv4;
-	irdma_cm_ip_to_ctx(info->loc_addr, cm_node->loc_addr, cm_node->ipv4);
-	irdma_cm_ip_to_ctx(info->rem_addr, cm_node->rem_addr, cm_node->ipv4);
+	irdma_cm_ip_to_hw(info->loc_addr, cm_node->loc_addr, cm_node->ipv4);
+	irdma_cm_ip_to_hw(info->rem_addr, cm_node->rem_addr, cm_node->ipv4);
 	info->loc_port = cm_node->loc_port;
 	info->rem_port = cm_node->rem_port;
 	ether_addr_copy(info->loc_mac, cm_node->loc_mac);

@@ -1172,4 +1172,25 @@ int irdma_reject(struct iw_cm_id *cm_id, const void *pdata, u8 pdata_len);
 int irdma_create_listen(struct iw_cm_id *cm_id, int backlog);
 int irdma_destroy_listen(struct iw_cm_id *cm_id);
 
+/**
+ * irdma_cm_ip_to_hw() - an address from the CM's layout to the adapter's
+ * @dst: receives four host-order words, IPv4 in [3] (QP context,
+ *	descriptors)
+ * @src: four host-order words, IPv4 in [0] (the CM's nodes and infos)
+ * @ipv4: address family
+ *
+ * The one converter between the two layouts; cm.c and cm_hw.c share it.
+ */
+static inline void irdma_cm_ip_to_hw(u32 dst[4], const u32 src[4], bool ipv4)
+{
+	if (ipv4) {
+		dst[0] = 0;
+		dst[1] = 0;
+		dst[2] = 0;
+		dst[3] = src[0];
+	} else {
+		memcpy(dst, src, 4 * sizeof(u32));
+	}
+}
+
 #endif /* IRDMA_CM_H */

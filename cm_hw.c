@@ -24,24 +24,6 @@ static struct irdma_pci_f *irdma_cm_rf(struct irdma_cm_core *core)
 }
 
 /**
- * irdma_cm_ip_to_hw() - CM address layout to descriptor layout
- * @dst: receives host-order words, IPv4 in [3]
- * @src: host-order words, IPv4 in [0]
- * @ipv4: address family
- */
-static void irdma_cm_ip_to_hw(u32 dst[4], const u32 src[4], bool ipv4)
-{
-	if (ipv4) {
-		dst[0] = 0;
-		dst[1] = 0;
-		dst[2] = 0;
-		dst[3] = src[0];
-	} else {
-		memcpy(dst, src, 4 * sizeof(u32));
-	}
-}
-
-/**
  * irdma_hw_ah_put_arp() - an AH no longer uses its ARP entry
  * @rf: RDMA function
  * @ah_id: AH index
