@@ -1217,13 +1217,13 @@ void irdma_sim_op_gather_stats(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 		return;
 	}
 	buf = IS_ALIGNED(pa, sizeof(u64)) ?
-		irdma_sim_dma_va(sim, pa, IRDMA_SIM_GATHER_STATS_LEN) : NULL;
+		irdma_sim_dma_va(sim, pa, IRDMA_GSTAT_LEN) : NULL;
 	if (!buf) {
 		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_ADDR,
 				   "buffer %#llx not in RAM\n", pa);
 		return;
 	}
-	memset(buf, 0, IRDMA_SIM_GATHER_STATS_LEN);
+	memset(buf, 0, IRDMA_GSTAT_LEN);
 	for (i = 0; i < ARRAY_SIZE(irdma_sim_gstats); i++) {
 		u32 code = irdma_sim_gstats[i];
 		u32 off = FIELD_GET(IRDMA_GSTAT_OFFSET, code);

@@ -76,8 +76,6 @@
 #define IRDMA_SIM_MAX_QSETS		256
 /* statistics instances (7-bit index) */
 #define IRDMA_SIM_STATS_INSTS		128
-/* bytes GATHER_STATS writes */
-#define IRDMA_SIM_GATHER_STATS_LEN	1024
 /* MANAGE_PUSH_PAGES op return value: no push page available */
 #define IRDMA_SIM_NO_PUSH_PAGE		U32_MAX
 /* firmware version reported by QUERY_RDMA_FEATURES */
