@@ -13,9 +13,10 @@
  *
  * Buffer layouts.  The query buffer starts with the SD word and has no
  * APBVT word; both buffers have a reserved/misc word at 120; objects from
- * RRF on sit one word after their enum value.  (defs.h's
- * irdma_fpm_query_word()/irdma_fpm_commit_word() do not follow this for
- * RRF..OOISCFFL; the model uses its own tables below.)
+ * RRF on sit one word after their enum value.  The model keeps its own
+ * table of the words (below) instead of defs.h's irdma_fpm_query_word()
+ * and irdma_fpm_commit_word(), so that a mistake in those shows as a
+ * driver/model mismatch rather than being shared by both.
  */
 
 #include <linux/bitfield.h>
