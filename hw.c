@@ -725,6 +725,9 @@ static void irdma_process_aeq(struct irdma_pci_f *rf)
 		ae = FIELD_GET(IRDMA_AEQE_QW1_AECODE, hdr);
 		src = FIELD_GET(IRDMA_AEQE_QW1_AESRC, hdr);
 		tcp_state = FIELD_GET(IRDMA_AEQE_QW1_TCPSTATE, hdr);
+		if (hdr & IRDMA_AEQE_QW1_OVERFLOW)
+			dev_err_ratelimited(rf->dma_dev,
+					    "AEQ full: the adapter lost asynchronous events\n");
 		dev_dbg_ratelimited(rf->dma_dev, "AE 0x%04x source 0x%x id %u\n",
 				    ae, src, id);
 		trace_irdma_ae(rf->dma_dev, ae, src, id, tcp_state);
