@@ -14,6 +14,9 @@ MODULE_AUTHOR("irdma developers");
 MODULE_DESCRIPTION("Intel(R) Ethernet Protocol Driver for RDMA (iWARP)");
 MODULE_LICENSE("Dual BSD/GPL");
 MODULE_ALIAS("i40iw");
+#ifdef IRDMA_VERSION
+MODULE_VERSION(IRDMA_VERSION);
+#endif
 
 /**
  * irdma_init_module() - register the notifiers and the bindings

@@ -678,3 +678,6 @@ module_exit(irdma_sim_exit);
 MODULE_DESCRIPTION("Software model of the Intel E810 RDMA function");
 MODULE_LICENSE("Dual BSD/GPL");
 MODULE_ALIAS_RDMA_LINK(IRDMA_SIM_MODNAME);
+#ifdef IRDMA_VERSION
+MODULE_VERSION(IRDMA_VERSION);
+#endif

@@ -23,6 +23,8 @@ pkgs=(
 	# RDMA user space: stock libirdma, verbs/CM tools, perftest
 	rdma-core ibverbs-providers ibverbs-utils rdmacm-utils perftest
 	libibverbs-dev librdmacm-dev
+	# make dkms-install and the VM's dkms test (openssl: dkms's signing key)
+	dkms openssl
 	# networking and inspection inside the guest
 	iproute2 iputils-ping ethtool procps util-linux coreutils tshark
 	# kernel storage ULPs over RDMA between two guests: NVMe-oF, NFS, iSER
