@@ -17,7 +17,11 @@
 #
 # First, on the host: the C programs in tools/tests/progs/*.c are compiled
 # into tools/tests/progs/build/ (gitignored) with -libverbs -lrdmacm, and
-# the kernel test modules of tools/tests/kmod for the target kernel.
+# the kernel test modules of tools/tests/kmod for the target kernel.  A
+# script with "# host-setup: CMD" in its first 20 lines has CMD (a command
+# line, run from the repo) run on the host before the VM boots, for work
+# too slow for the guest; its output is shown as "# " diagnostics when it
+# fails, and the script itself finds and reports what is missing.
 #
 # The VM is booted with slab_nomerge, so named slab caches stay apart for
 # the slab accounting of tools/tests/lib.sh, and with slab and page
@@ -201,6 +205,22 @@ build_progs() {
 	return "$n"
 }
 
+# host_setup SCRIPT...: run the "# host-setup: CMD" of each script that has one
+host_setup() {
+	local s cmd out t0 line
+	for s in "$@"; do
+		cmd=$(head -n 20 "$testdir/$s" | sed -n 's/^# host-setup: *//p' | head -n1)
+		[ -n "$cmd" ] || continue
+		t0=$(now)
+		if out=$(cd "$repo" && bash -c "$cmd" 2>&1); then
+			echo "# vm-test: host setup of $s: $cmd ($(elapsed "$t0") s)"
+		else
+			echo "# vm-test: host setup of $s failed: $cmd"
+			while IFS= read -r line; do echo "# $line"; done <<<"$out"
+		fi
+	done
+}
+
 vm_pid=
 # shellcheck disable=SC2317 # called by the trap
 host_stop() {
@@ -237,6 +257,7 @@ host_main() {
 	local failed=0 pass=0 fail=0 skip=0 current='' line
 	start=$(now)
 	build_progs || fail=$((fail + $?))
+	host_setup "${scripts[@]}"
 	local todo=("${scripts[@]}")
 	while [ "${#todo[@]}" -gt 0 ]; do
 		total=120 # boot and margin
