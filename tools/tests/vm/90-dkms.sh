@@ -40,13 +40,6 @@ grep -h '^irdma: ' "$dir/tree/irdma/$ver/$T_KVER"/*/log/make.log 2>/dev/null | t
 dk=(dkms --dkmstree "$dir/tree" --sourcetree "$dir/src")
 debian_irdma=kernel/drivers/infiniband/hw/irdma/irdma.ko
 
-# dkms uses process substitution, which needs /dev/fd; the guest's
-# devtmpfs has none
-if [ ! -e /dev/fd ]; then
-	ln -s /proc/self/fd /dev/fd
-	t_defer rm -f /dev/fd
-fi
-
 modprobe -r irdma_sim irdma 2>/dev/null
 if t_mod_loaded irdma || t_mod_loaded irdma_sim; then
 	t_fail "$P/unload" "irdma or irdma_sim is loaded and cannot be removed"
