@@ -613,14 +613,14 @@ static bool irdma_ae_is_cq(u32 ae, u32 src)
 {
 	if (ae == IRDMA_AE_LCE_CQ_CATASTROPHIC || ae == IRDMA_AE_CQ_OPERATION_ERROR)
 		return true;
-	switch (ae) {
-	case IRDMA_AE_LLP_CONNECTION_RESET:
-	case IRDMA_AE_LLP_SYN_RECEIVED:
-	case IRDMA_AE_LLP_FIN_RECEIVED:
-	case IRDMA_AE_LLP_CLOSE_COMPLETE:
-	case IRDMA_AE_LLP_TERMINATE_RECEIVED:
+	switch (ae) {	/* QP events whatever the source says, by code */
 	case IRDMA_AE_RDMAP_ROE_BAD_LLP_CLOSE:
-		return false;	/* QP events whatever the source says */
+	case IRDMA_AE_LLP_CLOSE_COMPLETE:
+	case IRDMA_AE_LLP_CONNECTION_RESET:
+	case IRDMA_AE_LLP_FIN_RECEIVED:
+	case IRDMA_AE_LLP_SYN_RECEIVED:
+	case IRDMA_AE_LLP_TERMINATE_RECEIVED:
+		return false;
 	}
 	return src == IRDMA_AE_SOURCE_CQ || src == IRDMA_AE_SOURCE_CQ_0110 ||
 	       src == IRDMA_AE_SOURCE_CQ_1010 || src == IRDMA_AE_SOURCE_CQ_1110;
