@@ -36,6 +36,8 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
+# shellcheck source=tools/vm/depmod-tree.sh
+. "$here/depmod-tree.sh"
 CACHE=${CACHE:-/var/cache/irdma}
 KVER=${KVER:-$("$repo/tools/kver.sh")}
 export CACHE KVER
@@ -72,7 +74,7 @@ key=$({
 	pkgver "linux-headers-$KVER"
 	pkgver linux-source-6.1
 	(cd "$tmp" && find . -type f | LC_ALL=C sort | xargs sha256sum)
-	sha256sum "${BASH_SOURCE[0]}" | cut -d' ' -f1
+	sha256sum "${BASH_SOURCE[0]}" "$here/depmod-tree.sh" | cut -d' ' -f1
 } | sha256sum | cut -c1-16)
 out=$CACHE/vm/dkms-$KVER-$key
 if [ "$path_only" = 1 ]; then
@@ -117,15 +119,7 @@ fi
 mdir=/lib/modules/$KVER
 tree=$tmp/root/lib/modules/$KVER
 mkdir -p "$tree/updates/dkms" "$out/depmod"
-for f in "$mdir"/*; do
-	case "${f##*/}" in
-	updates | modules.* | build | source) ;;
-	*) ln -s "$f" "$tree/" ;;
-	esac
-done
-for n in modules.order modules.builtin modules.builtin.modinfo; do
-	[ ! -f "$mdir/$n" ] || cp "$mdir/$n" "$tree/"
-done
+depmod_tree "$mdir" "$tree"
 [ ! -f "$siw" ] || ln -s "$siw" "$tree/updates/siw.ko"
 for m in irdma irdma_sim; do
 	ln -s "$out/tree/irdma/$ver/$KVER/$(uname -m)/module/$m.ko" "$tree/updates/dkms/"

@@ -18,6 +18,8 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
+# shellcheck source=tools/vm/depmod-tree.sh
+. "$here/depmod-tree.sh"
 CACHE=${CACHE:-/var/cache/irdma}
 KVER=${KVER:-$("$repo/tools/kver.sh")}
 mdir=/lib/modules/$KVER
@@ -37,7 +39,7 @@ key=$({
 	echo "$KVER $kpkg"
 	ls "$mdir"
 	[ "${#kos[@]}" -eq 0 ] || sha256sum "${kos[@]}" | cut -d' ' -f1
-	sha256sum "${BASH_SOURCE[0]}" | cut -d' ' -f1
+	sha256sum "${BASH_SOURCE[0]}" "$here/depmod-tree.sh" | cut -d' ' -f1
 } | sha256sum | cut -c1-16)
 out=$CACHE/vm/mods-$KVER-$key
 if [ -f "$out/.done" ]; then
@@ -51,18 +53,8 @@ stage=$(mktemp -d "$CACHE/vm/.mods.XXXXXX")
 trap 'rm -rf "$stage"' EXIT
 tree=$stage/root/lib/modules/$KVER
 mkdir -p "$tree/updates" "$stage/out/updates"
-# depmod -b follows symbolic links: a tree of links to the real one,
-# except updates/, which holds only ours
-for f in "$mdir"/*; do
-	n=${f##*/}
-	case "$n" in
-	updates | modules.* | build | source) ;;
-	*) ln -s "$f" "$tree/$n" ;;
-	esac
-done
-for n in modules.order modules.builtin modules.builtin.modinfo; do
-	[ ! -f "$mdir/$n" ] || cp "$mdir/$n" "$tree/"
-done
+# updates/ holds only ours
+depmod_tree "$mdir" "$tree"
 [ "${#kos[@]}" -eq 0 ] || cp "${kos[@]}" "$tree/updates/"
 depmod -b "$stage/root" "$KVER"
 cp "$tree"/modules.* "$stage/out/"
