@@ -151,14 +151,12 @@ static void irdma_cq_release(struct irdma_cq *cq, struct irdma_pci_f *rf,
 /**
  * irdma_cq_max_cqe() - the most CQEs a consumer may ask of one CQ
  *
- * A kernel CQ's ring is one coherent DMA allocation, so at most one buddy
- * block with the shadow area behind the ring, and it has two ring entries
- * per CQE asked for and two more.  A user CQ's ring is pinned user memory
- * and may hold up to IRDMA_GEN2_MAX_CQ_SIZE entries; the device reports
- * the smaller of the two limits, so that what it advertises works for
- * every consumer.
- *
- * Return: the CQE count.
+ * Return: the smaller of the kernel and the user limit, so that what the
+ * device advertises works for every consumer.  A kernel CQ's ring is one
+ * coherent DMA allocation, so at most one buddy block with the shadow
+ * area behind the ring, and it has two ring entries per CQE asked for and
+ * two more; a user CQ's ring is pinned user memory and may hold up to
+ * IRDMA_GEN2_MAX_CQ_SIZE entries.
  */
 u32 irdma_cq_max_cqe(void)
 {

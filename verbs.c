@@ -117,7 +117,7 @@ static int irdma_query_device(struct ib_device *ibdev,
 	props->max_res_rd_atom = props->max_qp_rd_atom * props->max_qp;
 	props->atomic_cap = IB_ATOMIC_NONE;
 	props->max_fast_reg_page_list_len = min_t(u32, IRDMA_MAX_FR_PAGES,
-						 rf->pble_cnt);
+						  rf->pble_cnt);
 	props->max_pkeys = 1;
 	return 0;
 }
