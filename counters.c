@@ -293,7 +293,8 @@ int irdma_hw_stats_init(struct irdma_pci_f *rf)
 
 /**
  * irdma_hw_stats_fini() - stop gathering and free the statistics
- * @rf: RDMA function, control QP still running; the ib_device is gone
+ * @rf: RDMA function, control QP still running; the ib_device and the AEQ
+ *	are gone (irdma_hw_stats_ae() reads @rf->hw_stats without a lock)
  *
  * Context: process context, may sleep.
  */

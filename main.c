@@ -98,9 +98,9 @@ err_unlist:
 	list_del(&rf->list);
 	spin_unlock_irq(&irdma_functions_lock);
 	flush_workqueue(rf->wq);
-	irdma_hw_stats_fini(rf);
 err_rt_deinit:
 	irdma_rt_deinit_hw(rf);
+	irdma_hw_stats_fini(rf);
 err_ctrl_deinit:
 	irdma_ctrl_deinit_hw(rf);
 err_destroy_wq:
@@ -131,8 +131,9 @@ void irdma_remove_function(struct irdma_pci_f *rf)
 
 	irdma_ib_unregister_device(rf);
 	flush_workqueue(rf->wq);
-	irdma_hw_stats_fini(rf);
+	/* the AEQ counts into the statistics until it is gone */
 	irdma_rt_deinit_hw(rf);
+	irdma_hw_stats_fini(rf);
 	irdma_ctrl_deinit_hw(rf);
 	destroy_workqueue(rf->wq);
 	ida_destroy(&rf->pd_ida);
