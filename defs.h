@@ -906,10 +906,10 @@ static_assert(sizeof(struct irdma_aeqe) == 16);
 #define IRDMA_AE_SOURCE_OUT_RR_1111	0xf
 
 /* AE codes the driver acts on (the full list is in the hardware manual) */
-#define IRDMA_AE_AMP_INVALID_STAG			0x0102
-#define IRDMA_AE_AMP_BOUNDS_VIOLATION			0x0104
-#define IRDMA_AE_AMP_RIGHTS_VIOLATION			0x0105
-#define IRDMA_AE_AMP_BAD_PD				0x0109
+#define IRDMA_AE_AMP_INVALID_STAG			0x0103
+#define IRDMA_AE_AMP_BAD_PD				0x0105
+#define IRDMA_AE_AMP_BOUNDS_VIOLATION			0x0108
+#define IRDMA_AE_AMP_RIGHTS_VIOLATION			0x0109
 #define IRDMA_AE_BAD_CLOSE				0x0201
 #define IRDMA_AE_RDMAP_ROE_BAD_LLP_CLOSE		0x0202
 #define IRDMA_AE_CQ_OPERATION_ERROR			0x0203
