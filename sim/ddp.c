@@ -36,6 +36,8 @@
 
 /* room the staging buffer must have for one more FPDU */
 #define IRDMA_SIM_IW_FPDU_ROOM(iw)	((iw)->mss + 64)
+/* the AE of the untagged buffer errors (MSN, MO, no or short buffer) */
+#define IRDMA_SIM_AE_NO_BUF	IRDMA_AE_DDP_UBE_INVALID_MSN_NO_BUFFER_AVAILABLE
 /* Q2: where the offending or received frame is copied */
 #define IRDMA_SIM_Q2_FRAME_OFF		72
 
@@ -120,8 +122,8 @@ static u8 *irdma_sim_iw_mr_page(struct irdma_sim *sim,
  *
  * Return: 0; -ENOENT for an invalid STag (unknown, wrong key, invalidated,
  * not allocated), -EPERM for STag 0 on a QP that may not use it, -EACCES
- * for remote access the QP's context does not allow, the wrong PD or
- * rights, -ERANGE for a range outside the region,
+ * for remote access the QP's context or the region's rights do not allow,
+ * -EXDEV for a region of another PD, -ERANGE for a range outside it,
  * -EFAULT for memory that is not RAM, -ENODEV when the QP is gone.
  */
 int irdma_sim_iw_mem(struct irdma_sim_iw *iw, u32 stag, u64 to, void *buf,
@@ -168,7 +170,11 @@ int irdma_sim_iw_mem(struct irdma_sim_iw *iw, u32 stag, u64 to, void *buf,
 			ret = -ENOENT;
 			goto out;
 		}
-		if (mr->pd != iw->pd || (mr->rights & rights) != rights) {
+		if (mr->pd != iw->pd) {
+			ret = -EXDEV;
+			goto out;
+		}
+		if ((mr->rights & rights) != rights) {
 			ret = -EACCES;
 			goto out;
 		}
@@ -276,8 +282,40 @@ static u8 irdma_sim_iw_prot_code(int err)
 		return 0x01;	/* base or bounds violation */
 	case -EACCES:
 		return 0x02;	/* access rights violation */
+	case -EXDEV:
+		return 0x03;	/* STag not associated with the RDMAP stream */
 	default:
 		return 0xff;
+	}
+}
+
+/**
+ * irdma_sim_iw_tagged_term() - the TERMINATE of a failed tagged placement
+ * @err: irdma_sim_iw_mem() error of an inbound Write
+ *
+ * The STag, its bounds and its stream are DDP's to check (a tagged
+ * buffer error, RFC 5041); access rights are RDMAP's; anything else is
+ * local to this end.
+ *
+ * Return: layer and error type in bits 15:8, the error code in 7:0.
+ */
+static u16 irdma_sim_iw_tagged_term(int err)
+{
+	u8 ddp = IRDMA_SIM_TERM_DDP | IRDMA_SIM_TERM_DDP_TAGGED;
+
+	switch (err) {
+	case -ENOENT:
+	case -EPERM:
+		return ddp << 8 | 0x00;	/* invalid STag */
+	case -ERANGE:
+		return ddp << 8 | 0x01;	/* base or bounds violation */
+	case -EXDEV:
+		return ddp << 8 | 0x02;	/* STag not associated with the stream */
+	case -EACCES:
+		return (IRDMA_SIM_TERM_RDMAP | IRDMA_SIM_TERM_RDMAP_PROT) << 8 |
+		       0x02;
+	default:
+		return (IRDMA_SIM_TERM_RDMAP | IRDMA_SIM_TERM_RDMAP_LOCAL) << 8;
 	}
 }
 
@@ -298,6 +336,8 @@ static u32 irdma_sim_iw_prot_ae(int err)
 		return IRDMA_AE_AMP_BOUNDS_VIOLATION;
 	case -EACCES:
 		return IRDMA_AE_AMP_RIGHTS_VIOLATION;
+	case -EXDEV:
+		return IRDMA_AE_AMP_BAD_PD;
 	default:
 		return IRDMA_AE_LCE_QP_CATASTROPHIC;
 	}
@@ -306,6 +346,31 @@ static u32 irdma_sim_iw_prot_ae(int err)
 /* ------------------------------------------------------------------------ */
 /* Transmit                                                                 */
 /* ------------------------------------------------------------------------ */
+
+/**
+ * irdma_sim_iw_tx_piece() - where the next write to the socket ends
+ * @iw: engine with staged bytes (@iw->txoff < @iw->txlen)
+ *
+ * The unframed LSMM bytes go as one piece; after them, one FPDU at a
+ * time.  Each piece is a record to TCP (irdma_sim_tcp_send()), which
+ * then starts every segment at an FPDU, as the adapter, an aligned
+ * implementation, does.
+ *
+ * Return: the offset in @iw->tx the piece ends at.
+ */
+static u32 irdma_sim_iw_tx_piece(struct irdma_sim_iw *iw)
+{
+	u32 ulen;
+
+	if (iw->txoff < iw->txraw)
+		return iw->txraw;
+	if (iw->txoff >= iw->txfend) {
+		ulen = get_unaligned_be16(iw->tx + iw->txoff);
+		iw->txfend = iw->txoff + ALIGN(IRDMA_SIM_MPA_HLEN + ulen, 4) +
+			     (iw->crc ? IRDMA_SIM_MPA_CRCLEN : 0);
+	}
+	return min(iw->txfend, iw->txlen);
+}
 
 /**
  * irdma_sim_iw_push() - give staged bytes to the socket
@@ -320,7 +385,7 @@ bool irdma_sim_iw_push(struct irdma_sim_iw *iw)
 
 	while (iw->sock && iw->txoff < iw->txlen) {
 		n = irdma_sim_tcp_send(iw, iw->tx + iw->txoff,
-				       iw->txlen - iw->txoff);
+				       irdma_sim_iw_tx_piece(iw) - iw->txoff);
 		if (n <= 0) {
 			if (n != -EAGAIN && n != 0)
 				irdma_sim_iw_close_check(iw, false, true);
@@ -333,6 +398,8 @@ bool irdma_sim_iw_push(struct irdma_sim_iw *iw)
 	if (iw->txoff == iw->txlen) {
 		iw->txoff = 0;
 		iw->txlen = 0;
+		iw->txraw = 0;
+		iw->txfend = 0;
 	}
 	return progress;
 }
@@ -354,6 +421,8 @@ bool irdma_sim_iw_room(struct irdma_sim_iw *iw)
 	if (iw->txoff) {
 		memmove(iw->tx, iw->tx + iw->txoff, iw->txlen - iw->txoff);
 		iw->txlen -= iw->txoff;
+		iw->txraw -= min(iw->txraw, iw->txoff);
+		iw->txfend -= min(iw->txfend, iw->txoff);
 		iw->txoff = 0;
 	}
 	return IRDMA_SIM_IW_TXBUF - iw->txlen >= IRDMA_SIM_IW_FPDU_ROOM(iw);
@@ -364,12 +433,16 @@ bool irdma_sim_iw_room(struct irdma_sim_iw *iw)
  * @iw: engine
  * @hlen: DDP/RDMAP header bytes
  *
- * Return: the largest payload that keeps the FPDU within the MSS.
+ * Return: the largest payload that keeps the FPDU within one segment:
+ * the MSS of the context, or the socket's effective MSS when smaller.
  */
 static u32 irdma_sim_iw_max_payload(struct irdma_sim_iw *iw, u32 hlen)
 {
-	u32 fpdu = rounddown(iw->mss - (iw->crc ? IRDMA_SIM_MPA_CRCLEN : 0), 4);
+	u32 mss = iw->mss, fpdu;
 
+	if (iw->sock)
+		mss = clamp(irdma_sim_tcp_mss(iw), 128U, mss);
+	fpdu = rounddown(mss - (iw->crc ? IRDMA_SIM_MPA_CRCLEN : 0), 4);
 	return fpdu - IRDMA_SIM_MPA_HLEN - hlen;
 }
 
@@ -425,11 +498,10 @@ static void irdma_sim_iw_untagged(u8 *p, bool last, u8 op, u32 inv, u32 qn,
  * @rr: the read
  * @src_stag: peer's source STag
  * @src_to: peer's source offset
- * @sink_to: our sink offset
  */
 void irdma_sim_iw_send_rreq(struct irdma_sim_iw *iw,
 			    const struct irdma_sim_iw_rread *rr, u32 src_stag,
-			    u64 src_to, u64 sink_to)
+			    u64 src_to)
 {
 	u32 start = iw->txlen;
 	u8 *p = iw->tx + start + IRDMA_SIM_MPA_HLEN;
@@ -438,7 +510,7 @@ void irdma_sim_iw_send_rreq(struct irdma_sim_iw *iw,
 			      IRDMA_SIM_QN_RREQ, iw->msn[IRDMA_SIM_QN_RREQ]++, 0);
 	p += IRDMA_SIM_UNTAGGED_HLEN;
 	put_unaligned_be32(rr->sink_stag, p);
-	put_unaligned_be64(sink_to, p + 4);
+	put_unaligned_be64(rr->sink_to, p + 4);
 	put_unaligned_be32(rr->total, p + 12);
 	put_unaligned_be32(src_stag, p + 16);
 	put_unaligned_be64(src_to, p + 20);
@@ -452,18 +524,38 @@ void irdma_sim_iw_send_rreq(struct irdma_sim_iw *iw,
  * @iw: engine
  * @layer: layer (high nibble) and error type
  * @code: error code
- * @hdr: DDP/RDMAP header of the offending FPDU, or NULL
- * @hlen: its bytes
+ * @fpdu: the offending FPDU from its MPA length field, or NULL when the
+ *	error is not about a received FPDU
+ *
+ * The layout is RFC 5040's: after the TERMINATE's own untagged DDP
+ * header, a word of layer, type, code and the header-control bits, then,
+ * for an offending FPDU, its DDP segment length (M) and DDP header (D)
+ * as they came, and for a Read Request also its 28-byte RDMAP header (R).
  */
 void irdma_sim_iw_send_term(struct irdma_sim_iw *iw, u8 layer, u8 code,
-			    const u8 *hdr, u32 hlen)
+			    const u8 *fpdu)
 {
-	u32 start, body;
+	u32 start, body = 4, hlen = 0;
+	u8 hdrct = 0;
 	u8 *p;
 
 	if (!iw->tx || !irdma_sim_iw_room(iw))
 		return;
-	hlen = min_t(u32, hlen, IRDMA_SIM_UNTAGGED_HLEN);
+	if (fpdu) {
+		hdrct = IRDMA_SIM_TERM_HDRCT_M | IRDMA_SIM_TERM_HDRCT_D;
+		if (fpdu[IRDMA_SIM_MPA_HLEN] & IRDMA_SIM_DDP_TAGGED) {
+			hlen = IRDMA_SIM_TAGGED_HLEN;
+		} else {
+			hlen = IRDMA_SIM_UNTAGGED_HLEN;
+			if (get_unaligned_be32(fpdu + IRDMA_SIM_MPA_HLEN + 6) ==
+			    IRDMA_SIM_QN_RREQ) {
+				hdrct |= IRDMA_SIM_TERM_HDRCT_R;
+				hlen += IRDMA_SIM_RREQ_LEN;
+			}
+		}
+		/* never more than the FPDU had */
+		hlen = min_t(u32, hlen, get_unaligned_be16(fpdu));
+	}
 	start = iw->txlen;
 	p = iw->tx + start + IRDMA_SIM_MPA_HLEN;
 	irdma_sim_iw_untagged(p, true, IRDMA_SIM_RDMAP_TERMINATE, 0,
@@ -471,13 +563,12 @@ void irdma_sim_iw_send_term(struct irdma_sim_iw *iw, u8 layer, u8 code,
 	p += IRDMA_SIM_UNTAGGED_HLEN;
 	p[0] = layer;
 	p[1] = code;
-	/* D and R: the DDP and RDMAP headers follow */
-	p[2] = hdr && hlen ? 0x60 : 0;
+	p[2] = hdrct;
 	p[3] = 0;
-	body = 4;
-	if (hdr && hlen) {
-		memcpy(p + 4, hdr, hlen);
-		body += hlen;
+	if (fpdu) {
+		/* the DDP segment length and the headers, as received */
+		memcpy(p + 4, fpdu, IRDMA_SIM_MPA_HLEN + hlen);
+		body += IRDMA_SIM_MPA_HLEN + hlen;
 	}
 	irdma_sim_iw_fpdu_end(iw, start, IRDMA_SIM_UNTAGGED_HLEN + body);
 	iw->stats.terms_sent++;
@@ -566,6 +657,7 @@ bool irdma_sim_iw_tx(struct irdma_sim_iw *iw)
 		if (ret)
 			goto err;
 		iw->txlen += n;
+		iw->txraw = iw->txlen;
 		m->off += n;
 		if (m->off == m->total)
 			irdma_sim_iw_msg_done(iw);
@@ -672,17 +764,18 @@ static void irdma_sim_iw_q2_frame(struct irdma_sim_iw *iw, const u8 *fpdu,
  * @src: AE source
  * @layer: TERMINATE layer and error type
  * @code: TERMINATE error code
- * @hdr: the FPDU's DDP/RDMAP header
- * @hlen: its bytes
+ * @p: the offending FPDU's ULPDU (its headers go into the TERMINATE), or
+ *	NULL when they are not to be trusted
  *
  * Return: -EIO.
  */
 static int irdma_sim_iw_term_peer(struct irdma_sim_iw *iw, u32 ae, u32 src,
-				  u8 layer, u8 code, const u8 *hdr, u32 hlen)
+				  u8 layer, u8 code, const u8 *p)
 {
 	if (!iw->err) {
 		iw->err = true;
-		irdma_sim_iw_send_term(iw, layer, code, hdr, hlen);
+		irdma_sim_iw_send_term(iw, layer, code,
+				       p ? p - IRDMA_SIM_MPA_HLEN : NULL);
 		irdma_sim_iw_ae(iw, ae, src);
 	}
 	return -EIO;
@@ -706,19 +799,19 @@ static int irdma_sim_iw_rx_tagged(struct irdma_sim_iw *iw, const u8 *p,
 	const u8 *data = p + IRDMA_SIM_TAGGED_HLEN;
 	u32 n = len - IRDMA_SIM_TAGGED_HLEN;
 	struct irdma_sim_iw_rread *rr;
+	u16 term;
 	int ret;
 
 	switch (op) {
 	case IRDMA_SIM_RDMAP_WRITE:
 		ret = irdma_sim_iw_mem(iw, stag, to, (void *)data, n, true,
 				       IRDMA_ACCESS_REMOTE_WRITE);
-		if (ret)
+		if (ret) {
+			term = irdma_sim_iw_tagged_term(ret);
 			return irdma_sim_iw_term_peer(iw, irdma_sim_iw_prot_ae(ret),
 						      IRDMA_AE_SOURCE_IN_RR_WR,
-						      IRDMA_SIM_TERM_RDMAP |
-						      IRDMA_SIM_TERM_RDMAP_PROT,
-						      irdma_sim_iw_prot_code(ret),
-						      p, IRDMA_SIM_TAGGED_HLEN);
+						      term >> 8, term & 0xff, p);
+		}
 		if (last)
 			irdma_sim_gstat_add(iw->sim,
 					    IRDMA_GSTAT_RDMA_RX_WRITES, 1);
@@ -727,14 +820,19 @@ static int irdma_sim_iw_rx_tagged(struct irdma_sim_iw *iw, const u8 *p,
 		if (!iw->rr_cnt)
 			break;
 		rr = &iw->rreads[iw->rr_head];
-		if (stag != rr->sink_stag || n > rr->total - rr->got)
+		/* the sink the request named, byte after byte */
+		if (stag != rr->sink_stag)
+			return irdma_sim_iw_term_peer(iw, IRDMA_AE_AMP_INVALID_STAG,
+						      IRDMA_AE_SOURCE_IN_RR_WR,
+						      IRDMA_SIM_TERM_DDP |
+						      IRDMA_SIM_TERM_DDP_TAGGED,
+						      0x00, p);
+		if (n > rr->total - rr->got || to != rr->sink_to + rr->got)
 			return irdma_sim_iw_term_peer(iw, IRDMA_AE_AMP_BOUNDS_VIOLATION,
 						      IRDMA_AE_SOURCE_IN_RR_WR,
 						      IRDMA_SIM_TERM_DDP |
 						      IRDMA_SIM_TERM_DDP_TAGGED,
-						      n > rr->total - rr->got ?
-						      0x01 : 0x00,
-						      p, IRDMA_SIM_TAGGED_HLEN);
+						      0x01, p);
 		ret = irdma_sim_iw_sges(iw, rr->sge, rr->nsge, rr->got,
 					(u8 *)data, n, true);
 		if (ret) {
@@ -744,7 +842,7 @@ static int irdma_sim_iw_rx_tagged(struct irdma_sim_iw *iw, const u8 *p,
 						      IRDMA_AE_SOURCE_IN_RR_WR,
 						      IRDMA_SIM_TERM_RDMAP |
 						      IRDMA_SIM_TERM_RDMAP_OP,
-						      0x07, NULL, 0);
+						      0x07, NULL);
 		}
 		rr->got += n;
 		if (last && rr->got != rr->total)
@@ -752,7 +850,7 @@ static int irdma_sim_iw_rx_tagged(struct irdma_sim_iw *iw, const u8 *p,
 						      IRDMA_AE_SOURCE_IN_RR_WR,
 						      IRDMA_SIM_TERM_DDP |
 						      IRDMA_SIM_TERM_DDP_TAGGED,
-						      0x01, p, IRDMA_SIM_TAGGED_HLEN);
+						      0x01, p);
 		if (last)
 			irdma_sim_iw_read_done(iw);
 		return 0;
@@ -760,7 +858,7 @@ static int irdma_sim_iw_rx_tagged(struct irdma_sim_iw *iw, const u8 *p,
 	return irdma_sim_iw_term_peer(iw, IRDMA_AE_WQE_UNEXPECTED_OPCODE,
 				      IRDMA_AE_SOURCE_IN_RR_WR,
 				      IRDMA_SIM_TERM_RDMAP | IRDMA_SIM_TERM_RDMAP_OP,
-				      0x06, p, IRDMA_SIM_TAGGED_HLEN);
+				      0x06, p);
 }
 
 /**
@@ -769,8 +867,10 @@ static int irdma_sim_iw_rx_tagged(struct irdma_sim_iw *iw, const u8 *p,
  * @p: ULPDU
  * @len: ULPDU bytes
  *
- * Return: 0, -EAGAIN when no receive WQE is posted (the FPDU is kept),
- * -EIO.
+ * A Send for which no receive WQE is posted is an error, as RFC 5041 and
+ * the adapter have it: it is not kept until one is.
+ *
+ * Return: 0 or -EIO.
  */
 static int irdma_sim_iw_rx_send(struct irdma_sim_iw *iw, const u8 *p, u32 len)
 {
@@ -787,48 +887,50 @@ static int irdma_sim_iw_rx_send(struct irdma_sim_iw *iw, const u8 *p, u32 len)
 		return irdma_sim_iw_term_peer(iw, IRDMA_AE_WQE_UNEXPECTED_OPCODE,
 					      IRDMA_AE_SOURCE_RQ,
 					      IRDMA_SIM_TERM_RDMAP |
-					      IRDMA_SIM_TERM_RDMAP_OP, 0x06,
-					      p, IRDMA_SIM_UNTAGGED_HLEN);
+					      IRDMA_SIM_TERM_RDMAP_OP, 0x06, p);
 	if (msn != iw->rx_msn[IRDMA_SIM_QN_SEND])
-		return irdma_sim_iw_term_peer(iw, IRDMA_AE_DDP_UBE_INVALID_MSN_NO_BUFFER_AVAILABLE,
+		return irdma_sim_iw_term_peer(iw, IRDMA_SIM_AE_NO_BUF,
 					      IRDMA_AE_SOURCE_RQ,
 					      IRDMA_SIM_TERM_DDP |
-					      IRDMA_SIM_TERM_DDP_UNTAGGED, 0x03,
-					      p, IRDMA_SIM_UNTAGGED_HLEN);
+					      IRDMA_SIM_TERM_DDP_UNTAGGED, 0x03, p);
 	if (!iw->rq.active) {
 		ret = irdma_sim_iw_rq_take(iw);
-		if (ret == -EAGAIN) {
-			iw->rq_stalled = true;
-			return -EAGAIN;
-		}
-		if (ret)
+		if (ret == -EAGAIN)	/* no receive posted: a DDP error */
+			return irdma_sim_iw_term_peer(iw, IRDMA_SIM_AE_NO_BUF,
+						      IRDMA_AE_SOURCE_RQ,
+						      IRDMA_SIM_TERM_DDP |
+						      IRDMA_SIM_TERM_DDP_UNTAGGED,
+						      0x02, p);
+		if (ret)	/* our receive WQE is bad: a local error */
 			return irdma_sim_iw_term_peer(iw, IRDMA_AE_WQE_UNEXPECTED_OPCODE,
 						      IRDMA_AE_SOURCE_RQ,
 						      IRDMA_SIM_TERM_RDMAP |
-						      IRDMA_SIM_TERM_RDMAP_OP,
-						      0x07, NULL, 0);
+						      IRDMA_SIM_TERM_RDMAP_LOCAL,
+						      0x00, NULL);
 	}
-	iw->rq_stalled = false;
 	if (mo != iw->rq.len)
-		return irdma_sim_iw_term_peer(iw, IRDMA_AE_DDP_UBE_INVALID_MSN_NO_BUFFER_AVAILABLE,
+		return irdma_sim_iw_term_peer(iw, IRDMA_SIM_AE_NO_BUF,
 					      IRDMA_AE_SOURCE_RQ,
 					      IRDMA_SIM_TERM_DDP |
-					      IRDMA_SIM_TERM_DDP_UNTAGGED, 0x04,
-					      p, IRDMA_SIM_UNTAGGED_HLEN);
+					      IRDMA_SIM_TERM_DDP_UNTAGGED, 0x04, p);
 	ret = irdma_sim_iw_sges(iw, iw->rq.sge, iw->rq.nsge, mo,
 				(u8 *)p + IRDMA_SIM_UNTAGGED_HLEN, n, true);
 	if (ret) {
 		irdma_sim_iw_rq_complete(iw, false, 0, ret == -EMSGSIZE ?
 					 IRDMA_FLUSH_LOC_LEN_ERR :
 					 IRDMA_FLUSH_PROT_ERR);
-		return irdma_sim_iw_term_peer(iw, ret == -EMSGSIZE ?
-					      IRDMA_AE_DDP_UBE_INVALID_MSN_NO_BUFFER_AVAILABLE :
-					      irdma_sim_iw_prot_ae(ret),
+		if (ret == -EMSGSIZE)	/* longer than the posted buffer */
+			return irdma_sim_iw_term_peer(iw, IRDMA_SIM_AE_NO_BUF,
+						      IRDMA_AE_SOURCE_RQ,
+						      IRDMA_SIM_TERM_DDP |
+						      IRDMA_SIM_TERM_DDP_UNTAGGED,
+						      0x05, p);
+		/* our receive buffer failed its own check: a local error */
+		return irdma_sim_iw_term_peer(iw, irdma_sim_iw_prot_ae(ret),
 					      IRDMA_AE_SOURCE_RQ,
-					      IRDMA_SIM_TERM_DDP |
-					      IRDMA_SIM_TERM_DDP_UNTAGGED,
-					      ret == -EMSGSIZE ? 0x05 : 0x06,
-					      p, IRDMA_SIM_UNTAGGED_HLEN);
+					      IRDMA_SIM_TERM_RDMAP |
+					      IRDMA_SIM_TERM_RDMAP_LOCAL, 0x00,
+					      NULL);
 	}
 	iw->rq.len += n;
 	if (!last)
@@ -842,8 +944,7 @@ static int irdma_sim_iw_rx_send(struct irdma_sim_iw *iw, const u8 *p, u32 len)
 						      IRDMA_AE_SOURCE_RQ,
 						      IRDMA_SIM_TERM_RDMAP |
 						      IRDMA_SIM_TERM_RDMAP_OP,
-						      0x09, p,
-						      IRDMA_SIM_UNTAGGED_HLEN);
+						      0x09, p);
 		}
 	}
 	irdma_sim_iw_rq_complete(iw, op == IRDMA_SIM_RDMAP_SEND_SE ||
@@ -874,15 +975,13 @@ static int irdma_sim_iw_rx_rreq(struct irdma_sim_iw *iw, const u8 *p, u32 len)
 		return irdma_sim_iw_term_peer(iw, IRDMA_AE_WQE_UNEXPECTED_OPCODE,
 					      IRDMA_AE_SOURCE_OUT_RR,
 					      IRDMA_SIM_TERM_RDMAP |
-					      IRDMA_SIM_TERM_RDMAP_OP, 0x06,
-					      p, IRDMA_SIM_UNTAGGED_HLEN);
+					      IRDMA_SIM_TERM_RDMAP_OP, 0x06, p);
 	if (msn != iw->rx_msn[IRDMA_SIM_QN_RREQ] || iw->rs_cnt >= iw->ird)
-		return irdma_sim_iw_term_peer(iw, IRDMA_AE_DDP_UBE_INVALID_MSN_NO_BUFFER_AVAILABLE,
+		return irdma_sim_iw_term_peer(iw, IRDMA_SIM_AE_NO_BUF,
 					      IRDMA_AE_SOURCE_OUT_RR,
 					      IRDMA_SIM_TERM_DDP |
 					      IRDMA_SIM_TERM_DDP_UNTAGGED,
-					      iw->rs_cnt >= iw->ird ? 0x02 : 0x03,
-					      p, IRDMA_SIM_UNTAGGED_HLEN);
+					      iw->rs_cnt >= iw->ird ? 0x02 : 0x03, p);
 	r = &iw->rresps[(iw->rs_head + iw->rs_cnt) % iw->ird];
 	r->sink_stag = get_unaligned_be32(b);
 	r->sink_to = get_unaligned_be64(b + 4);
@@ -899,8 +998,7 @@ static int irdma_sim_iw_rx_rreq(struct irdma_sim_iw *iw, const u8 *p, u32 len)
 					      IRDMA_AE_SOURCE_OUT_RR,
 					      IRDMA_SIM_TERM_RDMAP |
 					      IRDMA_SIM_TERM_RDMAP_PROT,
-					      irdma_sim_iw_prot_code(ret),
-					      p, IRDMA_SIM_UNTAGGED_HLEN);
+					      irdma_sim_iw_prot_code(ret), p);
 	iw->rs_cnt++;
 	iw->rx_msn[IRDMA_SIM_QN_RREQ]++;
 	irdma_sim_gstat_add(iw->sim, IRDMA_GSTAT_RDMA_RX_READS, 1);
@@ -914,7 +1012,7 @@ static int irdma_sim_iw_rx_rreq(struct irdma_sim_iw *iw, const u8 *p, u32 len)
  * @ulen: ULPDU bytes
  * @flen: FPDU bytes (with pad and CRC)
  *
- * Return: 0, -EAGAIN (keep it and stop), -EIO.
+ * Return: 0 or -EIO.
  */
 static int irdma_sim_iw_rx_fpdu(struct irdma_sim_iw *iw, const u8 *f, u32 ulen,
 				u32 flen)
@@ -930,8 +1028,7 @@ static int irdma_sim_iw_rx_fpdu(struct irdma_sim_iw *iw, const u8 *f, u32 ulen,
 			iw->stats.crc_errors++;
 			return irdma_sim_iw_term_peer(iw, IRDMA_AE_LLP_RECEIVED_MPA_CRC_ERROR,
 						      IRDMA_AE_SOURCE_RQ,
-						      IRDMA_SIM_TERM_MPA, 0x02,
-						      NULL, 0);
+						      IRDMA_SIM_TERM_MPA, 0x02, NULL);
 		}
 	}
 	if (ulen < IRDMA_SIM_TAGGED_HLEN ||
@@ -939,7 +1036,8 @@ static int irdma_sim_iw_rx_fpdu(struct irdma_sim_iw *iw, const u8 *f, u32 ulen,
 		return irdma_sim_iw_term_peer(iw, IRDMA_AE_LLP_SEGMENT_TOO_SMALL,
 					      IRDMA_AE_SOURCE_RQ,
 					      IRDMA_SIM_TERM_DDP |
-					      IRDMA_SIM_TERM_LLP, 0x00, NULL, 0);
+					      IRDMA_SIM_TERM_DDP_CATASTROPHIC,
+					      0x00, NULL);
 	if ((p[0] & 0x03) != IRDMA_SIM_DDP_VER)
 		return irdma_sim_iw_term_peer(iw, IRDMA_AE_WQE_UNEXPECTED_OPCODE,
 					      IRDMA_AE_SOURCE_RQ,
@@ -948,14 +1046,12 @@ static int irdma_sim_iw_rx_fpdu(struct irdma_sim_iw *iw, const u8 *f, u32 ulen,
 					       IRDMA_SIM_TERM_DDP_TAGGED :
 					       IRDMA_SIM_TERM_DDP_UNTAGGED),
 					      p[0] & IRDMA_SIM_DDP_TAGGED ?
-					      0x04 : 0x06, p,
-					      IRDMA_SIM_TAGGED_HLEN);
+					      0x04 : 0x06, p);
 	if ((p[1] & 0xc0) != IRDMA_SIM_RDMAP_VER)
 		return irdma_sim_iw_term_peer(iw, IRDMA_AE_WQE_UNEXPECTED_OPCODE,
 					      IRDMA_AE_SOURCE_RQ,
 					      IRDMA_SIM_TERM_RDMAP |
-					      IRDMA_SIM_TERM_RDMAP_OP, 0x05, p,
-					      IRDMA_SIM_TAGGED_HLEN);
+					      IRDMA_SIM_TERM_RDMAP_OP, 0x05, p);
 	iw->stats.rx_fpdus++;
 	iw->stats.rx_bytes += flen;
 	/* the peer's first FPDU (its RTR) releases the SQ after the LSMM */
@@ -992,8 +1088,7 @@ static int irdma_sim_iw_rx_fpdu(struct irdma_sim_iw *iw, const u8 *f, u32 ulen,
 	return irdma_sim_iw_term_peer(iw, IRDMA_AE_WQE_UNEXPECTED_OPCODE,
 				      IRDMA_AE_SOURCE_RQ,
 				      IRDMA_SIM_TERM_DDP |
-				      IRDMA_SIM_TERM_DDP_UNTAGGED, 0x01, p,
-				      IRDMA_SIM_UNTAGGED_HLEN);
+				      IRDMA_SIM_TERM_DDP_UNTAGGED, 0x01, p);
 }
 
 /**
@@ -1001,7 +1096,7 @@ static int irdma_sim_iw_rx_fpdu(struct irdma_sim_iw *iw, const u8 *f, u32 ulen,
  * @iw: engine
  *
  * Return: 1 when FPDUs were consumed, 0 when more bytes are needed,
- * -EAGAIN when an FPDU has to wait, -EIO on an error.
+ * -EIO on an error.
  */
 static int irdma_sim_iw_parse(struct irdma_sim_iw *iw)
 {
@@ -1020,8 +1115,6 @@ static int irdma_sim_iw_parse(struct irdma_sim_iw *iw)
 		if (avail < flen)
 			return consumed;
 		ret = irdma_sim_iw_rx_fpdu(iw, f, ulen, flen);
-		if (ret == -EAGAIN)
-			return consumed ? 1 : -EAGAIN;
 		iw->rxoff += flen;
 		if (ret)
 			return -EIO;
@@ -1040,17 +1133,12 @@ bool irdma_sim_iw_rx(struct irdma_sim_iw *iw)
 {
 	bool progress = false, eof = false, reset = false;
 	u32 budget = IRDMA_SIM_IW_BUDGET;
-	int ret, n;
+	int n;
 
 	while (budget-- && iw->sock) {
-		if (!iw->err) {
-			ret = irdma_sim_iw_parse(iw);
-			if (ret > 0) {
-				progress = true;
-				continue;
-			}
-			if (ret == -EAGAIN)
-				break;
+		if (!iw->err && irdma_sim_iw_parse(iw) > 0) {
+			progress = true;
+			continue;
 		}
 		if (iw->err) {
 			/* stopped: drain the stream to see the close */
@@ -1066,7 +1154,7 @@ bool irdma_sim_iw_rx(struct irdma_sim_iw *iw)
 			/* cannot happen: the buffer holds the largest FPDU */
 			irdma_sim_iw_term_peer(iw, IRDMA_AE_LLP_SEGMENT_TOO_SMALL,
 					       IRDMA_AE_SOURCE_RQ,
-					       IRDMA_SIM_TERM_MPA, 0x00, NULL, 0);
+					       IRDMA_SIM_TERM_MPA, 0x00, NULL);
 			continue;
 		}
 		n = irdma_sim_tcp_recv(iw, iw->rx + iw->rxlen,

@@ -69,15 +69,22 @@ enum irdma_sim_rdmap_op {
 #define IRDMA_SIM_QN_TERM		2
 #define IRDMA_SIM_QN_NUM		3
 
-/* TERMINATE layers and error types (RFC 5040 §7.2) */
+/*
+ * TERMINATE (RFC 5040 §4.8, §7): the first byte is the layer (high nibble)
+ * and the error type; the header-control bits are the top of the third
+ */
 #define IRDMA_SIM_TERM_RDMAP		0x00
 #define IRDMA_SIM_TERM_DDP		0x10
 #define IRDMA_SIM_TERM_MPA		0x20
+#define IRDMA_SIM_TERM_RDMAP_LOCAL	0x00	/* local catastrophic */
 #define IRDMA_SIM_TERM_RDMAP_PROT	0x01
 #define IRDMA_SIM_TERM_RDMAP_OP		0x02
+#define IRDMA_SIM_TERM_DDP_CATASTROPHIC	0x00
 #define IRDMA_SIM_TERM_DDP_TAGGED	0x01
 #define IRDMA_SIM_TERM_DDP_UNTAGGED	0x02
-#define IRDMA_SIM_TERM_LLP		0x00
+#define IRDMA_SIM_TERM_HDRCT_M		0x80	/* DDP segment length valid */
+#define IRDMA_SIM_TERM_HDRCT_D		0x40	/* DDP header included */
+#define IRDMA_SIM_TERM_HDRCT_R		0x20	/* RDMAP header included */
 
 /**
  * struct irdma_sim_sge - one scatter/gather element of a WQE
@@ -150,6 +157,8 @@ struct irdma_sim_iw_pend {
  * @total: bytes asked
  * @got: bytes placed
  * @sink_stag: sink STag the request named
+ * @sink_to: sink tagged offset the request named: the response's first
+ *	byte goes there, and each FPDU continues where the last ended
  * @inv: invalidate @sink_stag once the data is placed (RDMA Read with local
  *	invalidate)
  */
@@ -160,6 +169,7 @@ struct irdma_sim_iw_rread {
 	u32 total;
 	u32 got;
 	u32 sink_stag;
+	u64 sink_to;
 	bool inv;
 };
 
@@ -274,12 +284,14 @@ enum irdma_sim_iw_phase {
  * @closed: LLP_CLOSE_COMPLETE or LLP_CONNECTION_RESET posted
  * @rts_ae: LLP_CONNECTION_ESTABLISHED posted
  * @wait_rtr: LSMM sent with WAITFORRCVPDU: the SQ waits for an FPDU
- * @rq_stalled: a Send waits for a receive WQE
  * @sq_blocked: the SQ waits for something other than a doorbell
  * @err: the engine stopped on an error (no more WQEs executed)
  * @tx: transmit staging
  * @txlen: bytes in @tx
  * @txoff: bytes of @tx already given to the socket
+ * @txraw: end of the unframed LSMM bytes in @tx (no FPDU boundary before)
+ * @txfend: end of the FPDU @txoff is in: each FPDU goes to the socket as
+ *	one record, so TCP starts every segment with an FPDU
  * @msg: outbound message in progress
  * @msn: next outbound MSN per queue
  * @pend: completion ring, @sq_size entries
@@ -364,13 +376,14 @@ struct irdma_sim_iw {
 	bool closed;
 	bool rts_ae;
 	bool wait_rtr;
-	bool rq_stalled;
 	bool sq_blocked;
 	bool err;
 
 	u8 *tx;
 	u32 txlen;
 	u32 txoff;
+	u32 txraw;
+	u32 txfend;
 	struct irdma_sim_iw_msg msg;
 	u32 msn[IRDMA_SIM_QN_NUM];
 	struct irdma_sim_iw_pend *pend;
@@ -432,9 +445,9 @@ bool irdma_sim_iw_push(struct irdma_sim_iw *iw);
 bool irdma_sim_iw_room(struct irdma_sim_iw *iw);
 void irdma_sim_iw_send_rreq(struct irdma_sim_iw *iw,
 			    const struct irdma_sim_iw_rread *rr, u32 src_stag,
-			    u64 src_to, u64 sink_to);
+			    u64 src_to);
 void irdma_sim_iw_send_term(struct irdma_sim_iw *iw, u8 layer, u8 code,
-			    const u8 *hdr, u32 hlen);
+			    const u8 *fpdu);
 int irdma_sim_iw_mem(struct irdma_sim_iw *iw, u32 stag, u64 to, void *buf,
 		     u32 len, bool to_mem, u8 rights);
 int irdma_sim_iw_alloc_bufs(struct irdma_sim_iw *iw);
@@ -447,6 +460,7 @@ void irdma_sim_tcp_release(struct irdma_sim_iw *iw, bool abort);
 void irdma_sim_tcp_shutdown(struct irdma_sim_iw *iw);
 void irdma_sim_tcp_count(struct irdma_sim_iw *iw);
 int irdma_sim_tcp_send(struct irdma_sim_iw *iw, const void *buf, u32 len);
+u32 irdma_sim_tcp_mss(struct irdma_sim_iw *iw);
 int irdma_sim_tcp_recv(struct irdma_sim_iw *iw, void *buf, u32 len);
 u8 irdma_sim_tcp_state(struct irdma_sim_iw *iw);
 

@@ -123,7 +123,7 @@ void irdma_sim_iw_fail(struct irdma_sim_iw *iw, u32 ae, u32 src, u8 layer,
 	dev_dbg_ratelimited(&iw->sim->dev, "QP %u: error: AE %#x\n", iw->qpn,
 			    ae);
 	if (layer != U8_MAX && iw->sock)
-		irdma_sim_iw_send_term(iw, layer, code, NULL, 0);
+		irdma_sim_iw_send_term(iw, layer, code, NULL);
 	irdma_sim_iw_ae(iw, ae, src);
 }
 
@@ -762,12 +762,13 @@ static bool irdma_sim_iw_sq_one(struct irdma_sim_iw *iw)
 		/* the RTR's placeholder STag when there is no sink SGE */
 		rr->sink_stag = n ? rr->sge[0].stag :
 				    FIELD_GET(IRDMA_WQE_FRAG_STAG, w[1]);
+		rr->sink_to = n ? rr->sge[0].to : w[0];
 		rr->inv = op == IRDMA_WQE_OP_RDMA_READ_LOC_INV && n;
 		iw->rr_cnt++;
 		irdma_sim_iw_send_rreq(iw, rr,
 				       FIELD_GET(IRDMA_WQE_HDR_REMSTAG,
 						 w[IRDMA_WQE_HDR]),
-				       w[2], n ? rr->sge[0].to : w[0]);
+				       w[2]);
 		break;
 	default:
 		goto bad_wqe;
@@ -1159,9 +1160,10 @@ static void irdma_sim_iw_work(struct work_struct *work)
 			if (term && term_act != IRDMA_TERM_SEND_FIN_ONLY &&
 			    term_act != IRDMA_TERM_DONOT_SEND_TERM_OR_FIN &&
 			    !iw->err)
+				/* the driver's own reason is not known here */
 				irdma_sim_iw_send_term(iw, IRDMA_SIM_TERM_RDMAP |
-						       IRDMA_SIM_TERM_RDMAP_OP,
-						       0xff, NULL, 0);
+						       IRDMA_SIM_TERM_RDMAP_LOCAL,
+						       0x00, NULL);
 			if (term)
 				iw->err = true;
 			progress |= irdma_sim_iw_push(iw);
@@ -1331,9 +1333,9 @@ static void irdma_sim_iw_read_ctx(struct irdma_sim_iw *iw, const __le64 *ctx)
 	iw->crc = !(qw20 & IRDMA_QPC_QW20_RCVNOMPACRC);
 	iw->ord = clamp_t(u32, FIELD_GET(IRDMA_QPC_QW20_ORDSIZE, qw20), 1,
 			  IRDMA_GEN2_MAX_ORD);
-	/* IRDSIZE holds 2 x IRD rounded up to a power of two, at least 4 */
-	ird = 4U << min_t(u32, 2 * FIELD_GET(IRDMA_QPC_QW20_IRDSIZE, qw20), 6);
-	iw->ird = min_t(u32, ird, 256);
+	/* IRDSIZE: 4, 16, 64, 128 or 256 entries (2 x IRD rounded up) */
+	ird = FIELD_GET(IRDMA_QPC_QW20_IRDSIZE, qw20);
+	iw->ird = ird < 3 ? 4U << (2 * ird) : 128U << min_t(u32, ird - 3, 1);
 	iw->priv = qw20 & IRDMA_QPC_QW20_PRIVEN;
 	iw->fastreg = qw20 & IRDMA_QPC_QW20_FASTREGEN;
 	iw->rd_ok = qw20 & IRDMA_QPC_QW20_RDOK;
@@ -1557,9 +1559,8 @@ static bool irdma_sim_iw_poll_scan(struct irdma_sim *sim, bool *any)
 		    !irdma_sim_iw_live(iw))
 			continue;
 		*any = true;
-		if ((!iw->sq_blocked && !iw->msg.active &&
-		     irdma_sim_iw_sq_ready(iw)) ||
-		    (iw->rq_stalled && irdma_sim_iw_rq_ready(iw))) {
+		if (!iw->sq_blocked && !iw->msg.active &&
+		    irdma_sim_iw_sq_ready(iw)) {
 			irdma_sim_iw_kick(iw);
 			found = true;
 		}

@@ -463,14 +463,35 @@ void irdma_sim_tcp_shutdown(struct irdma_sim_iw *iw)
  * @buf: bytes
  * @len: count
  *
+ * The bytes end a record (MSG_EOR): TCP puts no later byte into their
+ * last segment, nor merges it with the next one when it retransmits, so
+ * the next record starts a segment.
+ *
  * Return: bytes taken, -EAGAIN, or another negative errno.
  */
 int irdma_sim_tcp_send(struct irdma_sim_iw *iw, const void *buf, u32 len)
 {
-	struct msghdr msg = { .msg_flags = MSG_DONTWAIT | MSG_NOSIGNAL };
+	struct msghdr msg = {
+		.msg_flags = MSG_DONTWAIT | MSG_NOSIGNAL | MSG_EOR,
+	};
 	struct kvec v = { .iov_base = (void *)buf, .iov_len = len };
 
 	return kernel_sendmsg(iw->sock, &msg, &v, 1, len);
+}
+
+/**
+ * irdma_sim_tcp_mss() - the payload one TCP segment of the connection carries
+ * @iw: engine with a socket
+ *
+ * The MSS less the options every segment has (timestamps), as the
+ * adapter sizes its FPDUs from the effective MSS.  Read without the
+ * socket lock: a change of path MTU shows in the next FPDU.
+ *
+ * Return: bytes.
+ */
+u32 irdma_sim_tcp_mss(struct irdma_sim_iw *iw)
+{
+	return READ_ONCE(tcp_sk(iw->sock->sk)->mss_cache);
 }
 
 /**
