@@ -1256,6 +1256,12 @@ enum irdma_flush_code {
 #define IRDMA_FIRST_USER_CQ_ID		3
 #define IRDMA_QP_CTX_SIZE		256
 #define IRDMA_Q2_BUF_SIZE		256
+/* where in Q2 the adapter copies a received TERMINATE (or bad frame) */
+#define IRDMA_Q2_FRAME_OFF		72
+/* iWARP header sizes: MPA length field, DDP tagged and untagged headers */
+#define IRDMA_MPA_HLEN			2
+#define IRDMA_DDP_TAGGED_HLEN		14
+#define IRDMA_DDP_UNTAGGED_HLEN		18
 #define IRDMA_CCQ_SIZE			2049
 #define IRDMA_RING_ALIGN		256
 #define IRDMA_HW_PAGE_SIZE		4096

@@ -633,6 +633,7 @@ static bool irdma_ae_is_cq(u32 ae, u32 src)
  * @src: AE source
  * @id: QP or CQ id
  * @tcp_state: TCP state the adapter reported
+ * @q2_data: the adapter copied a frame into the QP's Q2 for this AE
  *
  * The connection manager decides what a connection event means (close,
  * reset, flush); the hardware layer only reports.  Errors that end the
@@ -641,7 +642,7 @@ static bool irdma_ae_is_cq(u32 ae, u32 src)
  * Context: the AEQ's IRQ thread.
  */
 static void irdma_dispatch_ae(struct irdma_pci_f *rf, u32 ae, u32 src, u32 id,
-			      u8 tcp_state)
+			      u8 tcp_state, bool q2_data)
 {
 	struct irdma_qp *iwqp;
 
@@ -683,7 +684,11 @@ static void irdma_dispatch_ae(struct irdma_pci_f *rf, u32 ae, u32 src, u32 id,
 	case IRDMA_AE_BAD_CLOSE:
 	case IRDMA_AE_RESET_SENT:
 	case IRDMA_AE_TERMINATE_SENT:
+		irdma_cm_disconn(iwqp, ae, tcp_state);
+		break;
 	case IRDMA_AE_LLP_TERMINATE_RECEIVED:
+		if (q2_data)
+			irdma_qp_term_received(iwqp);
 		irdma_cm_disconn(iwqp, ae, tcp_state);
 		break;
 	default:
@@ -732,7 +737,8 @@ static void irdma_process_aeq(struct irdma_pci_f *rf)
 				    ae, src, id);
 		trace_irdma_ae(rf->dma_dev, ae, src, id, tcp_state);
 		irdma_hw_stats_ae(rf, ae);
-		irdma_dispatch_ae(rf, ae, src, id, tcp_state);
+		irdma_dispatch_ae(rf, ae, src, id, tcp_state,
+				  FIELD_GET(IRDMA_AEQE_QW1_Q2DATA, hdr));
 		if (++aeq->head == aeq->size) {
 			aeq->head = 0;
 			aeq->polarity ^= 1;

@@ -151,6 +151,7 @@ int irdma_qp_close(struct irdma_qp *iwqp);
 int irdma_qp_reset(struct irdma_qp *iwqp);
 void irdma_qp_flush(struct irdma_qp *iwqp);
 void irdma_qp_async_event(struct irdma_qp *iwqp, enum ib_event_type type);
+void irdma_qp_term_received(struct irdma_qp *iwqp);
 
 /* verbs.c */
 int irdma_ib_register_device(struct irdma_pci_f *rf);

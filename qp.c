@@ -12,6 +12,10 @@
  * WQE that makes the adapter raise the "connection established" AE.
  */
 #include <linux/etherdevice.h>
+#include <linux/if_vlan.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/tcp.h>
 #include <linux/highmem.h>
 #include <linux/log2.h>
 #include <net/inet_ecn.h>
@@ -1060,6 +1064,82 @@ void irdma_qp_flush(struct irdma_qp *iwqp)
 		irdma_kqp_flushed(iwqp);
 	iwqp->ib_state = IB_QPS_ERR;
 	mutex_unlock(&iwqp->state_lock);
+}
+
+/**
+ * irdma_qp_term_mpa() - find the FPDU of the frame the adapter put in Q2
+ * @frame: the frame, from its Ethernet header
+ * @len: bytes of @frame
+ *
+ * Return: the offset of the FPDU's MPA length field, or -EINVAL when the
+ * headers do not fit or are not IP/TCP.
+ */
+static int irdma_qp_term_mpa(const u8 *frame, u32 len)
+{
+	const struct ethhdr *eth = (const void *)frame;
+	const struct iphdr *ip4;
+	const struct tcphdr *tcp;
+	u32 off = sizeof(*eth);
+	__be16 proto = eth->h_proto;
+
+	if (proto == htons(ETH_P_8021Q)) {
+		proto = *(const __be16 *)(frame + off + 2);
+		off += VLAN_HLEN;
+	}
+	if (proto == htons(ETH_P_IP)) {
+		ip4 = (const void *)(frame + off);
+		if (ip4->ihl < 5)
+			return -EINVAL;
+		off += ip4->ihl * 4;
+	} else if (proto == htons(ETH_P_IPV6)) {
+		off += sizeof(struct ipv6hdr);
+	} else {
+		return -EINVAL;
+	}
+	if (off + sizeof(*tcp) > len)
+		return -EINVAL;
+	tcp = (const void *)(frame + off);
+	if (tcp->doff < 5)
+		return -EINVAL;
+	off += tcp->doff * 4;
+	return off < len ? off : -EINVAL;
+}
+
+/**
+ * irdma_qp_term_received() - tell what a peer's TERMINATE says
+ * @iwqp: QP whose AE (LLP_TERMINATE_RECEIVED) said the frame is in Q2
+ *
+ * The adapter copies the received TERMINATE, as a frame, to offset
+ * IRDMA_Q2_FRAME_OFF of the QP's Q2 buffer.  Its layer, error type, code
+ * and header-control bits (RFC 5040 section 4.8) are logged, and the
+ * consumer gets IB_EVENT_QP_FATAL: the connection ends for the peer's
+ * reason.
+ *
+ * Context: the AEQ's IRQ thread, after the AEQE's valid bit was read.
+ */
+void irdma_qp_term_received(struct irdma_qp *iwqp)
+{
+	const u8 *frame = (const u8 *)iwqp->q2ctx.va + IRDMA_Q2_FRAME_OFF;
+	u32 len = IRDMA_Q2_BUF_SIZE - IRDMA_Q2_FRAME_OFF;
+	const u8 *ulpdu, *w;
+	int off;
+
+	off = irdma_qp_term_mpa(frame, len);
+	/* MPA length, the untagged DDP header, the TERMINATE's first word */
+	if (off < 0 || off + IRDMA_MPA_HLEN + IRDMA_DDP_UNTAGGED_HLEN + 4 > len) {
+		dev_info_ratelimited(iwqp->iwdev->rf->dma_dev,
+				     "QP %u: TERMINATE received; its frame cannot be read\n",
+				     iwqp->id);
+	} else {
+		ulpdu = frame + off + IRDMA_MPA_HLEN;
+		w = ulpdu + IRDMA_DDP_UNTAGGED_HLEN;
+		dev_info_ratelimited(iwqp->iwdev->rf->dma_dev,
+				     "QP %u: TERMINATE received: layer %u, error type %u, code 0x%02x, headers%s%s%s (RDMAP opcode %u)\n",
+				     iwqp->id, w[0] >> 4, w[0] & 0xf, w[1],
+				     w[2] & 0x80 ? " M" : "", w[2] & 0x40 ? " D" : "",
+				     w[2] & 0x20 ? " R" : "", ulpdu[1] & 0xf);
+	}
+	irdma_qp_async_event(iwqp, IB_EVENT_QP_FATAL);
 }
 
 /**

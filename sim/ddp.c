@@ -38,8 +38,6 @@
 #define IRDMA_SIM_IW_FPDU_ROOM(iw)	((iw)->mss + 64)
 /* the AE of the untagged buffer errors (MSN, MO, no or short buffer) */
 #define IRDMA_SIM_AE_NO_BUF	IRDMA_AE_DDP_UBE_INVALID_MSN_NO_BUFFER_AVAILABLE
-/* Q2: where the offending or received frame is copied */
-#define IRDMA_SIM_Q2_FRAME_OFF		72
 
 /**
  * irdma_sim_iw_alloc_bufs() - staging and receive buffers of a QP
@@ -366,7 +364,7 @@ static u32 irdma_sim_iw_tx_piece(struct irdma_sim_iw *iw)
 		return iw->txraw;
 	if (iw->txoff >= iw->txfend) {
 		ulen = get_unaligned_be16(iw->tx + iw->txoff);
-		iw->txfend = iw->txoff + ALIGN(IRDMA_SIM_MPA_HLEN + ulen, 4) +
+		iw->txfend = iw->txoff + ALIGN(IRDMA_MPA_HLEN + ulen, 4) +
 			     (iw->crc ? IRDMA_SIM_MPA_CRCLEN : 0);
 	}
 	return min(iw->txfend, iw->txlen);
@@ -443,7 +441,7 @@ static u32 irdma_sim_iw_max_payload(struct irdma_sim_iw *iw, u32 hlen)
 	if (iw->sock)
 		mss = clamp(irdma_sim_tcp_mss(iw), 128U, mss);
 	fpdu = rounddown(mss - (iw->crc ? IRDMA_SIM_MPA_CRCLEN : 0), 4);
-	return fpdu - IRDMA_SIM_MPA_HLEN - hlen;
+	return fpdu - IRDMA_MPA_HLEN - hlen;
 }
 
 /**
@@ -456,7 +454,7 @@ static void irdma_sim_iw_fpdu_end(struct irdma_sim_iw *iw, u32 start,
 				  u32 ulpdu)
 {
 	u8 *p = iw->tx + start;
-	u32 len = IRDMA_SIM_MPA_HLEN + ulpdu;
+	u32 len = IRDMA_MPA_HLEN + ulpdu;
 	__le32 crc;
 
 	put_unaligned_be16(ulpdu, p);
@@ -504,17 +502,17 @@ void irdma_sim_iw_send_rreq(struct irdma_sim_iw *iw,
 			    u64 src_to)
 {
 	u32 start = iw->txlen;
-	u8 *p = iw->tx + start + IRDMA_SIM_MPA_HLEN;
+	u8 *p = iw->tx + start + IRDMA_MPA_HLEN;
 
 	irdma_sim_iw_untagged(p, true, IRDMA_SIM_RDMAP_READ_REQ, 0,
 			      IRDMA_SIM_QN_RREQ, iw->msn[IRDMA_SIM_QN_RREQ]++, 0);
-	p += IRDMA_SIM_UNTAGGED_HLEN;
+	p += IRDMA_DDP_UNTAGGED_HLEN;
 	put_unaligned_be32(rr->sink_stag, p);
 	put_unaligned_be64(rr->sink_to, p + 4);
 	put_unaligned_be32(rr->total, p + 12);
 	put_unaligned_be32(src_stag, p + 16);
 	put_unaligned_be64(src_to, p + 20);
-	irdma_sim_iw_fpdu_end(iw, start, IRDMA_SIM_UNTAGGED_HLEN +
+	irdma_sim_iw_fpdu_end(iw, start, IRDMA_DDP_UNTAGGED_HLEN +
 			      IRDMA_SIM_RREQ_LEN);
 	irdma_sim_gstat_add(iw->sim, IRDMA_GSTAT_RDMA_TX_READS, 1);
 }
@@ -543,11 +541,11 @@ void irdma_sim_iw_send_term(struct irdma_sim_iw *iw, u8 layer, u8 code,
 		return;
 	if (fpdu) {
 		hdrct = IRDMA_SIM_TERM_HDRCT_M | IRDMA_SIM_TERM_HDRCT_D;
-		if (fpdu[IRDMA_SIM_MPA_HLEN] & IRDMA_SIM_DDP_TAGGED) {
-			hlen = IRDMA_SIM_TAGGED_HLEN;
+		if (fpdu[IRDMA_MPA_HLEN] & IRDMA_SIM_DDP_TAGGED) {
+			hlen = IRDMA_DDP_TAGGED_HLEN;
 		} else {
-			hlen = IRDMA_SIM_UNTAGGED_HLEN;
-			if (get_unaligned_be32(fpdu + IRDMA_SIM_MPA_HLEN + 6) ==
+			hlen = IRDMA_DDP_UNTAGGED_HLEN;
+			if (get_unaligned_be32(fpdu + IRDMA_MPA_HLEN + 6) ==
 			    IRDMA_SIM_QN_RREQ) {
 				hdrct |= IRDMA_SIM_TERM_HDRCT_R;
 				hlen += IRDMA_SIM_RREQ_LEN;
@@ -557,20 +555,20 @@ void irdma_sim_iw_send_term(struct irdma_sim_iw *iw, u8 layer, u8 code,
 		hlen = min_t(u32, hlen, get_unaligned_be16(fpdu));
 	}
 	start = iw->txlen;
-	p = iw->tx + start + IRDMA_SIM_MPA_HLEN;
+	p = iw->tx + start + IRDMA_MPA_HLEN;
 	irdma_sim_iw_untagged(p, true, IRDMA_SIM_RDMAP_TERMINATE, 0,
 			      IRDMA_SIM_QN_TERM, iw->msn[IRDMA_SIM_QN_TERM]++, 0);
-	p += IRDMA_SIM_UNTAGGED_HLEN;
+	p += IRDMA_DDP_UNTAGGED_HLEN;
 	p[0] = layer;
 	p[1] = code;
 	p[2] = hdrct;
 	p[3] = 0;
 	if (fpdu) {
 		/* the DDP segment length and the headers, as received */
-		memcpy(p + 4, fpdu, IRDMA_SIM_MPA_HLEN + hlen);
-		body += IRDMA_SIM_MPA_HLEN + hlen;
+		memcpy(p + 4, fpdu, IRDMA_MPA_HLEN + hlen);
+		body += IRDMA_MPA_HLEN + hlen;
 	}
-	irdma_sim_iw_fpdu_end(iw, start, IRDMA_SIM_UNTAGGED_HLEN + body);
+	irdma_sim_iw_fpdu_end(iw, start, IRDMA_DDP_UNTAGGED_HLEN + body);
 	iw->stats.terms_sent++;
 	irdma_sim_iw_push(iw);
 }
@@ -664,11 +662,11 @@ bool irdma_sim_iw_tx(struct irdma_sim_iw *iw)
 		return true;
 	}
 
-	hlen = m->tagged ? IRDMA_SIM_TAGGED_HLEN : IRDMA_SIM_UNTAGGED_HLEN;
+	hlen = m->tagged ? IRDMA_DDP_TAGGED_HLEN : IRDMA_DDP_UNTAGGED_HLEN;
 	max = irdma_sim_iw_max_payload(iw, hlen);
 	n = min(m->total - m->off, max);
 	last = m->off + n == m->total;
-	p = iw->tx + start + IRDMA_SIM_MPA_HLEN;
+	p = iw->tx + start + IRDMA_MPA_HLEN;
 	if (m->tagged) {
 		to = r ? r->sink_to + m->off : m->to + m->off;
 		p[0] = IRDMA_SIM_DDP_TAGGED | (last ? IRDMA_SIM_DDP_LAST : 0) |
@@ -739,7 +737,7 @@ static void irdma_sim_iw_q2_frame(struct irdma_sim_iw *iw, const u8 *fpdu,
 				  u32 len)
 {
 	struct irdma_sim *sim = iw->sim;
-	u32 room = IRDMA_Q2_BUF_SIZE - IRDMA_SIM_Q2_FRAME_OFF;
+	u32 room = IRDMA_Q2_BUF_SIZE - IRDMA_Q2_FRAME_OFF;
 	u64 pa = le64_to_cpu(iw->qp->ctx[IRDMA_QPC_QW18]) & IRDMA_QPC_QW18_Q2ADDR;
 	unsigned long flags;
 	u8 *q2, *p;
@@ -747,12 +745,13 @@ static void irdma_sim_iw_q2_frame(struct irdma_sim_iw *iw, const u8 *fpdu,
 	spin_lock_irqsave(&sim->lock, flags);
 	q2 = iw->qp->live ? irdma_sim_dma_va(sim, pa, IRDMA_Q2_BUF_SIZE) : NULL;
 	if (q2) {
-		p = q2 + IRDMA_SIM_Q2_FRAME_OFF;
+		p = q2 + IRDMA_Q2_FRAME_OFF;
 		memset(p, 0, 54);
 		p[12] = 0x08;			/* ETH_P_IP */
 		p[14] = 0x45;			/* IPv4, IHL 5 */
 		p[14 + 20 + 12] = 5 << 4;	/* TCP data offset 5 */
 		memcpy(p + 54, fpdu, min(len, room - 54));
+		iw->q2_data = true;
 	}
 	spin_unlock_irqrestore(&sim->lock, flags);
 }
@@ -775,7 +774,7 @@ static int irdma_sim_iw_term_peer(struct irdma_sim_iw *iw, u32 ae, u32 src,
 	if (!iw->err) {
 		iw->err = true;
 		irdma_sim_iw_send_term(iw, layer, code,
-				       p ? p - IRDMA_SIM_MPA_HLEN : NULL);
+				       p ? p - IRDMA_MPA_HLEN : NULL);
 		irdma_sim_iw_ae(iw, ae, src);
 	}
 	return -EIO;
@@ -796,8 +795,8 @@ static int irdma_sim_iw_rx_tagged(struct irdma_sim_iw *iw, const u8 *p,
 	bool last = p[0] & IRDMA_SIM_DDP_LAST;
 	u32 stag = get_unaligned_be32(p + 2);
 	u64 to = get_unaligned_be64(p + 6);
-	const u8 *data = p + IRDMA_SIM_TAGGED_HLEN;
-	u32 n = len - IRDMA_SIM_TAGGED_HLEN;
+	const u8 *data = p + IRDMA_DDP_TAGGED_HLEN;
+	u32 n = len - IRDMA_DDP_TAGGED_HLEN;
 	struct irdma_sim_iw_rread *rr;
 	u16 term;
 	int ret;
@@ -878,7 +877,7 @@ static int irdma_sim_iw_rx_send(struct irdma_sim_iw *iw, const u8 *p, u32 len)
 	bool last = p[0] & IRDMA_SIM_DDP_LAST;
 	u32 msn = get_unaligned_be32(p + 10);
 	u32 mo = get_unaligned_be32(p + 14);
-	u32 n = len - IRDMA_SIM_UNTAGGED_HLEN;
+	u32 n = len - IRDMA_DDP_UNTAGGED_HLEN;
 	u32 inv = 0;
 	int ret;
 
@@ -914,7 +913,7 @@ static int irdma_sim_iw_rx_send(struct irdma_sim_iw *iw, const u8 *p, u32 len)
 					      IRDMA_SIM_TERM_DDP |
 					      IRDMA_SIM_TERM_DDP_UNTAGGED, 0x04, p);
 	ret = irdma_sim_iw_sges(iw, iw->rq.sge, iw->rq.nsge, mo,
-				(u8 *)p + IRDMA_SIM_UNTAGGED_HLEN, n, true);
+				(u8 *)p + IRDMA_DDP_UNTAGGED_HLEN, n, true);
 	if (ret) {
 		irdma_sim_iw_rq_complete(iw, false, 0, ret == -EMSGSIZE ?
 					 IRDMA_FLUSH_LOC_LEN_ERR :
@@ -964,13 +963,13 @@ static int irdma_sim_iw_rx_send(struct irdma_sim_iw *iw, const u8 *p, u32 len)
  */
 static int irdma_sim_iw_rx_rreq(struct irdma_sim_iw *iw, const u8 *p, u32 len)
 {
-	const u8 *b = p + IRDMA_SIM_UNTAGGED_HLEN;
+	const u8 *b = p + IRDMA_DDP_UNTAGGED_HLEN;
 	struct irdma_sim_iw_rresp *r;
 	u32 msn = get_unaligned_be32(p + 10);
 	int ret;
 
 	if ((p[1] & IRDMA_SIM_RDMAP_OPMASK) != IRDMA_SIM_RDMAP_READ_REQ ||
-	    len < IRDMA_SIM_UNTAGGED_HLEN + IRDMA_SIM_RREQ_LEN ||
+	    len < IRDMA_DDP_UNTAGGED_HLEN + IRDMA_SIM_RREQ_LEN ||
 	    !(p[0] & IRDMA_SIM_DDP_LAST) || get_unaligned_be32(p + 14))
 		return irdma_sim_iw_term_peer(iw, IRDMA_AE_WQE_UNEXPECTED_OPCODE,
 					      IRDMA_AE_SOURCE_OUT_RR,
@@ -1017,7 +1016,7 @@ static int irdma_sim_iw_rx_rreq(struct irdma_sim_iw *iw, const u8 *p, u32 len)
 static int irdma_sim_iw_rx_fpdu(struct irdma_sim_iw *iw, const u8 *f, u32 ulen,
 				u32 flen)
 {
-	const u8 *p = f + IRDMA_SIM_MPA_HLEN;
+	const u8 *p = f + IRDMA_MPA_HLEN;
 	u32 crc_in, crc;
 	u32 qn;
 
@@ -1031,8 +1030,8 @@ static int irdma_sim_iw_rx_fpdu(struct irdma_sim_iw *iw, const u8 *f, u32 ulen,
 						      IRDMA_SIM_TERM_MPA, 0x02, NULL);
 		}
 	}
-	if (ulen < IRDMA_SIM_TAGGED_HLEN ||
-	    (!(p[0] & IRDMA_SIM_DDP_TAGGED) && ulen < IRDMA_SIM_UNTAGGED_HLEN))
+	if (ulen < IRDMA_DDP_TAGGED_HLEN ||
+	    (!(p[0] & IRDMA_SIM_DDP_TAGGED) && ulen < IRDMA_DDP_UNTAGGED_HLEN))
 		return irdma_sim_iw_term_peer(iw, IRDMA_AE_LLP_SEGMENT_TOO_SMALL,
 					      IRDMA_AE_SOURCE_RQ,
 					      IRDMA_SIM_TERM_DDP |
@@ -1073,10 +1072,10 @@ static int irdma_sim_iw_rx_fpdu(struct irdma_sim_iw *iw, const u8 *f, u32 ulen,
 		dev_dbg_ratelimited(&iw->sim->dev,
 				    "QP %u: TERMINATE received: layer/type %#x code %#x\n",
 				    iw->qpn,
-				    ulen > IRDMA_SIM_UNTAGGED_HLEN ?
-				    p[IRDMA_SIM_UNTAGGED_HLEN] : 0,
-				    ulen > IRDMA_SIM_UNTAGGED_HLEN + 1 ?
-				    p[IRDMA_SIM_UNTAGGED_HLEN + 1] : 0);
+				    ulen > IRDMA_DDP_UNTAGGED_HLEN ?
+				    p[IRDMA_DDP_UNTAGGED_HLEN] : 0,
+				    ulen > IRDMA_DDP_UNTAGGED_HLEN + 1 ?
+				    p[IRDMA_DDP_UNTAGGED_HLEN + 1] : 0);
 		if (!iw->err) {
 			iw->err = true;
 			irdma_sim_iw_q2_frame(iw, f, flen);
@@ -1106,11 +1105,11 @@ static int irdma_sim_iw_parse(struct irdma_sim_iw *iw)
 
 	while (!iw->err) {
 		avail = iw->rxlen - iw->rxoff;
-		if (avail < IRDMA_SIM_MPA_HLEN)
+		if (avail < IRDMA_MPA_HLEN)
 			return consumed;
 		f = iw->rx + iw->rxoff;
 		ulen = get_unaligned_be16(f);
-		flen = ALIGN(IRDMA_SIM_MPA_HLEN + ulen, 4) +
+		flen = ALIGN(IRDMA_MPA_HLEN + ulen, 4) +
 		       (iw->crc ? IRDMA_SIM_MPA_CRCLEN : 0);
 		if (avail < flen)
 			return consumed;

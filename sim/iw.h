@@ -46,10 +46,7 @@
 #define IRDMA_SIM_DDP_VER		0x01
 #define IRDMA_SIM_RDMAP_VER		0x40
 #define IRDMA_SIM_RDMAP_OPMASK		0x0f
-#define IRDMA_SIM_TAGGED_HLEN		14
-#define IRDMA_SIM_UNTAGGED_HLEN		18
 #define IRDMA_SIM_RREQ_LEN		28
-#define IRDMA_SIM_MPA_HLEN		2
 #define IRDMA_SIM_MPA_CRCLEN		4
 
 enum irdma_sim_rdmap_op {
@@ -286,6 +283,7 @@ enum irdma_sim_iw_phase {
  * @wait_rtr: LSMM sent with WAITFORRCVPDU: the SQ waits for an FPDU
  * @sq_blocked: the SQ waits for something other than a doorbell
  * @err: the engine stopped on an error (no more WQEs executed)
+ * @q2_data: a received frame is in Q2 for the next AE (under sim->lock)
  * @tx: transmit staging
  * @txlen: bytes in @tx
  * @txoff: bytes of @tx already given to the socket
@@ -378,6 +376,7 @@ struct irdma_sim_iw {
 	bool wait_rtr;
 	bool sq_blocked;
 	bool err;
+	bool q2_data;
 
 	u8 *tx;
 	u32 txlen;

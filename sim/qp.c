@@ -86,6 +86,9 @@ void irdma_sim_iw_kick(struct irdma_sim_iw *iw)
  * @iw: engine
  * @code: AE code
  * @src: AE source
+ *
+ * The AEQE says whether a frame was copied into the QP's Q2 for the
+ * driver (irdma_sim_iw_q2_frame()) since the last AE.
  */
 void irdma_sim_iw_ae(struct irdma_sim_iw *iw, u32 code, u32 src)
 {
@@ -101,7 +104,9 @@ void irdma_sim_iw_ae(struct irdma_sim_iw *iw, u32 code, u32 src)
 				   FIELD_PREP(IRDMA_AEQE_QW1_AECODE, code) |
 				   FIELD_PREP(IRDMA_AEQE_QW1_AESRC, src) |
 				   FIELD_PREP(IRDMA_AEQE_QW1_IWSTATE, qp->state) |
-				   FIELD_PREP(IRDMA_AEQE_QW1_TCPSTATE, qp->tcp_state));
+				   FIELD_PREP(IRDMA_AEQE_QW1_TCPSTATE, qp->tcp_state) |
+				   FIELD_PREP(IRDMA_AEQE_QW1_Q2DATA, iw->q2_data));
+	iw->q2_data = false;
 	spin_unlock_irqrestore(&sim->lock, flags);
 }
 
