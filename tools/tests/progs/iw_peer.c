@@ -12,9 +12,15 @@
  *   badstag  the RTR, then an RDMA Write to an STag that does not exist
  *   garbage  64 KiB of random bytes
  *   msn      the RTR, then a Send with MSN 7 (expected 1)
+ *   reads    the RTR, then 300 zero-length Read Requests at once: more
+ *            than any inbound read queue holds
+ *   rreqstag the RTR, then a 64-byte Read Request from a source STag that
+ *            does not exist
  * and expects a TERMINATE from the peer (DDP untagged, QN 2, RDMAP opcode
- * 7), possibly after a zero-length Read Response, then the end of the
- * connection (FIN or RST).  Prints the TERMINATE's layer/type and code.
+ * 7), possibly after zero-length Read Responses, then the end of the
+ * connection (FIN or RST).  Prints the TERMINATE's layer/type, code,
+ * header-control byte (M 0x80, D 0x40, R 0x20) and, with M, the DDP
+ * segment length it reports.
  * Exit status 0 on success, 1 otherwise.
  */
 #include <arpa/inet.h>
@@ -126,12 +132,22 @@ static void untagged(unsigned char *p, int op, uint32_t qn, uint32_t msn)
 	put32(p + 10, msn);
 }
 
-static size_t rtr(unsigned char *out, int bad)
+/* a Read Request with MSN @msn: @len bytes from @src_stag */
+static size_t rreq(unsigned char *out, uint32_t msn, uint32_t src_stag,
+		   uint32_t len, int bad)
 {
 	unsigned char u[18 + 28] = { 0 };
 
-	untagged(u, 1, 1, 1);
+	untagged(u, 1, 1, msn);
+	put32(u + 18 + 12, len);
+	put32(u + 18 + 16, src_stag);
 	return fpdu(out, u, sizeof(u), bad);
+}
+
+/* the RTR: a zero-length Read Request, the first on queue 1 */
+static size_t rtr(unsigned char *out, int bad)
+{
+	return rreq(out, 1, 0, 0, bad);
 }
 
 int main(int argc, char **argv)
@@ -211,6 +227,13 @@ int main(int argc, char **argv)
 		n = rtr(buf, 0);
 		untagged(u, 3, 0, 7);
 		n += fpdu(buf + n, u, 18 + 16, 0);
+	} else if (!strcmp(mode, "reads")) {
+		n = rtr(buf, 0);
+		for (i = 2; i < 302; i++)
+			n += rreq(buf + n, i, 0, 0, 0);
+	} else if (!strcmp(mode, "rreqstag")) {
+		n = rtr(buf, 0);
+		n += rreq(buf + n, 2, 0xdeadbe00, 64, 0);
 	} else if (!strcmp(mode, "garbage")) {
 		srand(42);
 		n = 65536;
@@ -221,6 +244,20 @@ int main(int argc, char **argv)
 		buf[1] = 0x40;
 	} else {
 		goto usage;
+	}
+	/*
+	 * the RTR alone first, and time for the listener to report the
+	 * connection established: the offence then hits a running QP
+	 */
+	if (strcmp(mode, "badcrc") && strcmp(mode, "garbage")) {
+		i = rtr(u, 0);	/* the length of the RTR buf starts with */
+		if (write_all(fd, buf, i)) {
+			perror("iw_peer: write");
+			return 1;
+		}
+		usleep(500 * 1000);
+		memmove(buf, buf + i, n - i);
+		n -= i;
 	}
 	if (write_all(fd, buf, n)) {
 		perror("iw_peer: write");
@@ -238,8 +275,10 @@ int main(int argc, char **argv)
 			break;
 		}
 		if (len >= 18 + 4 && !(buf[2] & 0x80) && (buf[3] & 0x0f) == 7) {
-			printf("iw_peer: TERMINATE layer/type %#04x code %#04x crc %s\n",
-			       buf[2 + 18], buf[2 + 19],
+			printf("iw_peer: TERMINATE layer/type 0x%02x code 0x%02x hdrct 0x%02x seglen %d crc %s\n",
+			       buf[2 + 18], buf[2 + 19], buf[2 + 20],
+			       len >= 18 + 6 && (buf[2 + 20] & 0x80) ?
+			       buf[2 + 22] << 8 | buf[2 + 23] : -1,
 			       crc32c(buf, 2 + n - 4) ==
 			       (uint32_t)(buf[n - 2] | buf[n - 1] << 8 |
 					  buf[n] << 16 | buf[n + 1] << 24) ?
@@ -255,6 +294,6 @@ int main(int argc, char **argv)
 	return seen_term && r > 0 ? 0 : 1;
 
 usage:
-	fprintf(stderr, "usage: iw_peer -m badcrc|badstag|garbage|msn -a ADDR -p PORT [-t SEC]\n");
+	fprintf(stderr, "usage: iw_peer -m badcrc|badstag|garbage|msn|reads|rreqstag -a ADDR -p PORT [-t SEC]\n");
 	return 1;
 }
