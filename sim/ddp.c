@@ -36,6 +36,11 @@
 
 /* room the staging buffer must have for one more FPDU */
 #define IRDMA_SIM_IW_FPDU_ROOM(iw)	((iw)->mss + 64)
+/*
+ * kept free behind the data for a TERMINATE (at most 2 + 18 + 4 + 2 + 18
+ * + 28 + 4 bytes), so that one is queued however full the buffer is
+ */
+#define IRDMA_SIM_IW_TERM_ROOM		128
 /* the AE of the untagged buffer errors (MSN, MO, no or short buffer) */
 #define IRDMA_SIM_AE_NO_BUF	IRDMA_AE_DDP_UBE_INVALID_MSN_NO_BUFFER_AVAILABLE
 
@@ -403,18 +408,19 @@ bool irdma_sim_iw_push(struct irdma_sim_iw *iw)
 }
 
 /**
- * irdma_sim_iw_room() - whether one more FPDU fits in the staging buffer
+ * irdma_sim_iw_fits() - whether the staging buffer has room for @need bytes
  * @iw: engine
+ * @need: bytes
  *
  * Moves the unsent bytes to the front when that makes room.
  *
- * Return: true if it fits.
+ * Return: true if they fit.
  */
-bool irdma_sim_iw_room(struct irdma_sim_iw *iw)
+static bool irdma_sim_iw_fits(struct irdma_sim_iw *iw, u32 need)
 {
 	if (!iw->tx)
 		return false;
-	if (IRDMA_SIM_IW_TXBUF - iw->txlen >= IRDMA_SIM_IW_FPDU_ROOM(iw))
+	if (IRDMA_SIM_IW_TXBUF - iw->txlen >= need)
 		return true;
 	if (iw->txoff) {
 		memmove(iw->tx, iw->tx + iw->txoff, iw->txlen - iw->txoff);
@@ -423,7 +429,21 @@ bool irdma_sim_iw_room(struct irdma_sim_iw *iw)
 		iw->txfend -= min(iw->txfend, iw->txoff);
 		iw->txoff = 0;
 	}
-	return IRDMA_SIM_IW_TXBUF - iw->txlen >= IRDMA_SIM_IW_FPDU_ROOM(iw);
+	return IRDMA_SIM_IW_TXBUF - iw->txlen >= need;
+}
+
+/**
+ * irdma_sim_iw_room() - whether one more FPDU fits in the staging buffer
+ * @iw: engine
+ *
+ * The room kept for a TERMINATE is not counted.
+ *
+ * Return: true if it fits.
+ */
+bool irdma_sim_iw_room(struct irdma_sim_iw *iw)
+{
+	return irdma_sim_iw_fits(iw, IRDMA_SIM_IW_FPDU_ROOM(iw) +
+				 IRDMA_SIM_IW_TERM_ROOM);
 }
 
 /**
@@ -537,8 +557,8 @@ void irdma_sim_iw_send_term(struct irdma_sim_iw *iw, u8 layer, u8 code,
 	u8 hdrct = 0;
 	u8 *p;
 
-	if (!iw->tx || !irdma_sim_iw_room(iw))
-		return;
+	if (!irdma_sim_iw_fits(iw, IRDMA_SIM_IW_TERM_ROOM))
+		return;		/* a second TERMINATE: there is one already */
 	if (fpdu) {
 		hdrct = IRDMA_SIM_TERM_HDRCT_M | IRDMA_SIM_TERM_HDRCT_D;
 		if (fpdu[IRDMA_MPA_HLEN] & IRDMA_SIM_DDP_TAGGED) {
@@ -650,7 +670,7 @@ bool irdma_sim_iw_tx(struct irdma_sim_iw *iw)
 	if (m->stream) {
 		/* LSMM: raw bytes on the stream */
 		n = min_t(u32, m->total - m->off,
-			  IRDMA_SIM_IW_TXBUF - iw->txlen);
+			  IRDMA_SIM_IW_TXBUF - IRDMA_SIM_IW_TERM_ROOM - iw->txlen);
 		ret = irdma_sim_iw_msg_src(iw, m, iw->tx + start, n);
 		if (ret)
 			goto err;
