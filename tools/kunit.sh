@@ -8,7 +8,7 @@
 #
 # The kernel tree is a hard-linked copy of the extracted source (cheap) with
 # this checkout dropped into drivers/infiniband/hw/irdma; the build directory
-# is keyed by the source version and a hash of tools/kunit/irdma.kunitconfig,
+# is keyed by the source version and a hash of tests/kunit/.kunitconfig,
 # both under $CACHE (default /var/cache/irdma), outside the checkout.  Only
 # changed files are re-synced, so an edit of cm.c rebuilds one object and
 # relinks.
@@ -23,7 +23,7 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/.." && pwd)
 CACHE=${CACHE:-/var/cache/irdma}
-kconf=$here/kunit/irdma.kunitconfig
+kconf=$root/tests/kunit/.kunitconfig
 build_only=0
 glob='irdma*'
 for a in "$@"; do

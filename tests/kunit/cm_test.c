@@ -22,7 +22,7 @@
 #include <linux/prandom.h>
 #include <linux/rtnetlink.h>
 
-#include "../cm.c"
+#include "../../cm.c"
 
 #define T_ADDR0		0xc0000201	/* 192.0.2.1 */
 #define T_ADDR1		0xc0000202	/* 192.0.2.2 */

@@ -16,7 +16,7 @@
 #include <kunit/test.h>
 #include <linux/device.h>
 
-#include "../cm_hw.c"
+#include "../../cm_hw.c"
 
 #define T_HW_MAX_ARP	3
 
