@@ -164,7 +164,7 @@ fresh:
 man:
 	@test -d "$(LINUX_SRC)" || $(TOOLS)/linux-src.sh
 	rm -rf Documentation/man && mkdir -p Documentation/man
-	for f in $$(git ls-files '*.c' | grep -v -e '^tools/' -e '/selftests/'); do \
+	for f in $$(git ls-files '*.c' | grep -v -e '^tools/' -e '^tests/' -e '/selftests/'); do \
 		$(LINUX_SRC)/scripts/kernel-doc -man $$f | \
 			perl $(LINUX_SRC)/scripts/split-man.pl Documentation/man; \
 	done
@@ -172,4 +172,4 @@ man:
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) IRDMA_OOT=1 clean
-	rm -rf tools/fuzz/out .ice
+	rm -rf tests/fuzz/out .ice

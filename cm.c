@@ -10,7 +10,7 @@
  * The file has two parts.  The first ("wire formats") holds pure
  * functions over bytes and node fields: segment parsing, TCP options, MPA
  * frame building, parsing and IRD/ORD/RTR negotiation, window checks.  It
- * also compiles in user space (IRDMA_CM_WIRE_ONLY, tools/fuzz) so the
+ * also compiles in user space (IRDMA_CM_WIRE_ONLY, tests/fuzz) so the
  * parsers run under libFuzzer.  The second part is the state machine.
  *
  * Locking: cm_core->mutex serialises everything that touches nodes,

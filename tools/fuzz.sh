@@ -4,19 +4,19 @@
 # libFuzzer (clang, ASan + UBSan) over the connection manager's wire
 # parsing: ILQ segment parser, TCP options, window checks, MPA frames and
 # the RFC 6581 negotiation.  The real cm.c is compiled in user space
-# (IRDMA_CM_WIRE_ONLY) against tools/fuzz/include.
+# (IRDMA_CM_WIRE_ONLY) against tests/fuzz/include.
 #
 #   tools/fuzz.sh            10 minutes (make fuzz)
 #   tools/fuzz.sh --smoke    about 60 s (make check)
 #   tools/fuzz.sh --time N   N seconds
 #
-# Seeds: tools/fuzz/corpus (committed).  New inputs and crash artifacts go
-# to tools/fuzz/out.  Prints "PASS: fuzz.cm_parse (N execs)" or
+# Seeds: tests/fuzz/corpus (committed).  New inputs and crash artifacts go
+# to tests/fuzz/out.  Prints "PASS: fuzz.cm_parse (N execs)" or
 # "FAIL: fuzz.cm_parse: reason"; exit status 0 on PASS.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-fz=$here/fuzz
+fz=$here/../tests/fuzz
 out=$fz/out
 secs=600
 while [ $# -gt 0 ]; do

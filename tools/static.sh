@@ -29,8 +29,11 @@ kbuild() {
 		IRDMA_ICE_SRC="$LINUX_SRC/drivers/net/ethernet/intel/ice" "$@"
 }
 
-# kernel C sources of the project (not the user-space fuzz shims)
-mapfile -t csrc < <(git ls-files '*.c' '*.h' | grep -v '^tools/')
+# kernel C sources of the project: not tools/, not the user-space fuzzer
+# (with its shims of kernel headers), not the test programs and module the
+# VM suite builds (tests/progs, tests/kmod)
+notours='^(tools|tests/(fuzz|progs|kmod))/'
+mapfile -t csrc < <(git ls-files '*.c' '*.h' | grep -Ev "$notours")
 
 # --- W=1 -------------------------------------------------------------------
 kbuild clean >/dev/null 2>&1
@@ -160,7 +163,7 @@ if [ -f "$tree/.prepared" ]; then
 	ours='^drivers/infiniband/hw/irdma/'
 	rm -rf "$dst"
 	mkdir -p "$dst"
-	git ls-files | grep -E '(^|/)(Kbuild|Kconfig)$|\.[ch]$' | grep -v '^tools/' |
+	git ls-files | grep -E '(^|/)(Kbuild|Kconfig)$|\.[ch]$' | grep -Ev "$notours" |
 		while read -r f; do
 			mkdir -p "$dst/$(dirname "$f")"
 			cp "$f" "$dst/$f"
