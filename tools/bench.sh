@@ -39,8 +39,8 @@ if [ "$guest" = 0 ]; then
 fi
 
 # ---------------------------------------------------------------- guest ---
-# shellcheck source=tools/tests/lib.sh
-. "$here/tests/lib.sh"
+# shellcheck source=tests/lib.sh
+. "$here/../tests/lib.sh"
 exec 3>&1 >/dev/null 2>&1
 out() { echo "$@" >&3; }
 t_hosts_up || { out "cannot set up netns a/b"; exit 1; }

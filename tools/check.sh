@@ -12,7 +12,7 @@
 #   fuzz    tools/fuzz.sh --smoke            (libFuzzer, short)
 #   siw     tools/siw.sh                     -> PASS/FAIL: siw-build
 #   vm      tools/vm/tests.sh                (the VM integration suite)
-#   ulp     tools/tests/ulp/run.sh           (kernel storage ULPs, two VMs)
+#   ulp     tests/ulp/run.sh                 (kernel storage ULPs, two VMs)
 # A stage script that is missing gives "SKIP: <stage>: tools/<x> missing".
 # Every "PASS:", "FAIL:" and "SKIP:" line a stage prints is counted.  A
 # stage that exits non-zero without printing a FAIL line counts as
@@ -137,7 +137,7 @@ fi
 # kernel ULPs between two guests: they need this repo's modules
 if want ulp; then
 	if [ "$built" = 1 ]; then
-		stage ulp 2700 "$repo/tools/tests/ulp/run.sh"
+		stage ulp 2700 "$repo/tests/ulp/run.sh"
 	else
 		result "SKIP: ulp: the modules did not build"
 	fi

@@ -35,8 +35,8 @@ fi
 shift
 [ "$#" -eq 0 ] || SCENES=("$@")
 
-# shellcheck source=tools/tests/lib.sh
-. "$repo/tools/tests/lib.sh"
+# shellcheck source=tests/lib.sh
+. "$repo/tests/lib.sh"
 
 failed=()
 heading() { printf '\n==== %s ====\n' "$*"; }
@@ -54,7 +54,7 @@ shown() {
 }
 
 # step TITLE CMD...: show and run CMD (30 s at most); note a failure.  A
-# function of tools/tests/lib.sh runs directly (its own waits are bounded).
+# function of tests/lib.sh runs directly (its own waits are bounded).
 step() {
 	local title=$1 rc=0
 	shift

@@ -79,7 +79,7 @@ dst=$tree/drivers/infiniband/hw/irdma
 mkdir -p "$dst"
 rsync -r --checksum --delete --no-times --chmod=F644,D755 \
 	--exclude=/.git --exclude=/tools --exclude=/.ci --exclude=/Documentation \
-	--exclude=/tests/fuzz \
+	--include=/tests/kunit/ --exclude='/tests/*' \
 	--exclude='*.o' --exclude='*.ko' --exclude='*.cmd' --exclude='*.mod*' \
 	--exclude='.*.d' --exclude='*.a' --exclude='*.symvers' --exclude='*.order' \
 	"$root/" "$dst/"

@@ -30,7 +30,7 @@ while IFS='|' read -r name file expr; do
 	rm -rf "$tree"
 	mkdir -p "$tree"
 	rsync -a --exclude=/.git --exclude='*.o' --exclude='*.ko' \
-		--exclude='*.cmd' --exclude='*.mod*' --exclude='tools/tests/progs/build' \
+		--exclude='*.cmd' --exclude='*.mod*' --exclude='tests/progs/build' \
 		"$root/" "$tree/"
 	before=$(sha256sum <"$tree/$file")
 	perl -0pi -e "$expr" "$tree/$file"

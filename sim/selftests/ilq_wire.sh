@@ -5,14 +5,14 @@
 # the ILQ and transmission of the ILQ's segments, driven by the irdma
 # connection manager.  An rdma_cm listener on irdma0 (va, netns a) refuses
 # connection requests with private data; peers in netns b (veth vb): the
-# kernel's TCP with a hand-made MPA v2 request (tools/tests/progs/mpa_peer),
+# kernel's TCP with a hand-made MPA v2 request (tests/progs/mpa_peer),
 # siw, plain TCP to another port, a segment too large for the ILQ, and
 # bursts of parallel connections; then teardown while connections come and
 # go, and by deleting the netdev.  Meant for the debug kernel
 # (sim/selftests/debug-kernel.sh ilq_wire: lockdep, KASAN, kmemleak) as
 # well as the test VM (tools/vm/run.sh -- sim/selftests/ilq_wire.sh).
 # Needs the test programs built (tools/vm/tests.sh builds them, or
-# gcc -o tools/tests/progs/build/X tools/tests/progs/X.c -libverbs -lrdmacm).
+# gcc -o tests/progs/build/X tests/progs/X.c -libverbs -lrdmacm).
 # Exit: 0 pass, 1 fail, 4 skipped.
 
 set -u
@@ -31,7 +31,7 @@ ret=0
 fail() { echo "FAIL: $*"; ret=1; }
 pass() { echo "ok: $*"; }
 here=$(cd "$(dirname "$0")" && pwd)
-progs=${T_PROGS:-$here/../../tools/tests/progs/build}
+progs=${T_PROGS:-$here/../../tests/progs/build}
 A=192.0.2.1 B=192.0.2.2 A6=2001:db8::1 B6=2001:db8::2
 
 [ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 4; }

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Build this repo's DKMS package on the host for the VM test
-# tools/tests/vm/90-dkms.sh and print the directory that holds it.
+# tests/vm/90-dkms.sh and print the directory that holds it.
 #
 #   tools/vm/dkms.sh          build it unless cached, print DIR
 #   tools/vm/dkms.sh --path   print DIR only (it may not exist yet)

@@ -1,12 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The VM integration suite: every tools/tests/vm/*.sh, in order, in one VM.
+# The VM integration suite: every tests/vm/*.sh, in order, in one VM.
 #
 #   tools/vm/tests.sh [--timeout SEC] [PATTERN...]
 #
 # PATTERN selects scripts whose file name contains it (e.g. "05", "siw").
-# Each script prints PASS:/FAIL:/SKIP: lines (tools/tests/lib.sh); they are
+# Each script prints PASS:/FAIL:/SKIP: lines (tests/lib.sh); they are
 # passed through to stdout, with "# " diagnostics and one duration line per
 # script.  A script that exits non-zero without a FAIL line counts as
 # "FAIL: vm/<script>: exited N"; one that runs longer than its timeout
@@ -15,21 +15,21 @@
 # killed), the running script is counted FAIL and a fresh VM runs the rest.
 # Exit status 1 if anything failed.
 #
-# First, on the host: the C programs in tools/tests/progs/*.c are compiled
-# into tools/tests/progs/build/ (gitignored) with -libverbs -lrdmacm, and
-# the kernel test modules of tools/tests/kmod for the target kernel.  A
+# First, on the host: the C programs in tests/progs/*.c are compiled
+# into tests/progs/build/ (gitignored) with -libverbs -lrdmacm, and
+# the kernel test modules of tests/kmod for the target kernel.  A
 # script with "# host-setup: CMD" in its first 20 lines has CMD (a command
 # line, run from the repo) run on the host before the VM boots, for work
 # too slow for the guest; its output is shown as "# " diagnostics when it
 # fails, and the script itself finds and reports what is missing.
 #
 # The VM is booted with slab_nomerge, so named slab caches stay apart for
-# the slab accounting of tools/tests/lib.sh, and with slab and page
+# the slab accounting of tests/lib.sh, and with slab and page
 # poisoning (slub_debug=FZP page_poison=1: the Debian kernel has no KASAN),
 # so a use after free reads poison and a write into freed memory is
 # reported at the object's next allocation.  VMTEST_APPEND adds kernel
 # parameters (e.g. VMTEST_APPEND=slub_debug=FZPU for allocation traces).  VMTEST_DIR replaces
-# tools/tests/vm (a directory the guest sees: not under /tmp).
+# tests/vm (a directory the guest sees: not under /tmp).
 #
 # Inside the VM the same script runs with --guest (IRDMA_VM=1 is set by
 # tools/vm/run.sh).
@@ -37,7 +37,7 @@ set -uo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-testdir=${VMTEST_DIR:-$repo/tools/tests/vm}
+testdir=${VMTEST_DIR:-$repo/tests/vm}
 default_timeout=300
 
 now() { echo "${EPOCHREALTIME/,/.}"; }
@@ -174,16 +174,16 @@ guest_main() {
 
 # ----------------------------------------------------------------- host ---
 
-# build_progs: compile tools/tests/progs/*.c; returns the number of failures
+# build_progs: compile tests/progs/*.c; returns the number of failures
 build_progs() {
-	local out=$repo/tools/tests/progs/build c bin n=0
+	local out=$repo/tests/progs/build c bin n=0
 	mkdir -p "$out"
-	for c in "$repo"/tools/tests/progs/*.c; do
+	for c in "$repo"/tests/progs/*.c; do
 		[ -f "$c" ] || continue
 		bin=$out/$(basename "$c" .c)
 		# rebuilt when the program or a shared header changed
 		if [ "$bin" -nt "$c" ] &&
-			! find "$repo"/tools/tests/progs -maxdepth 1 -name '*.h' -newer "$bin" | grep -q .; then
+			! find "$repo"/tests/progs -maxdepth 1 -name '*.h' -newer "$bin" | grep -q .; then
 			continue
 		fi
 		if ! gcc -O2 -g -Wall -Wextra -o "$bin" "$c" -libverbs -lrdmacm 2>"$out/.err"; then
@@ -194,11 +194,11 @@ build_progs() {
 		fi
 	done
 	rm -f "$out/.err"
-	# kernel test modules (tools/tests/kmod), for the target kernel
+	# kernel test modules (tests/kmod), for the target kernel
 	local kdir=/usr/src/linux-headers-${KVER:-$("$repo/tools/kver.sh")}
-	if ! make -s -C "$kdir" M="$repo/tools/tests/kmod" modules >"$out/.kerr" 2>&1; then
+	if ! make -s -C "$kdir" M="$repo/tests/kmod" modules >"$out/.kerr" 2>&1; then
 		sed 's/^/# /' "$out/.kerr"
-		echo "FAIL: vm/progs: tools/tests/kmod does not build"
+		echo "FAIL: vm/progs: tests/kmod does not build"
 		n=$((n + 1))
 	fi
 	rm -f "$out/.kerr"
@@ -251,7 +251,7 @@ host_main() {
 		scripts+=("$s")
 	done
 	if [ "${#scripts[@]}" -eq 0 ]; then
-		echo "SKIP: vm: no test scripts in tools/tests/vm${patterns[*]:+ matching ${patterns[*]}}"
+		echo "SKIP: vm: no test scripts in tests/vm${patterns[*]:+ matching ${patterns[*]}}"
 		return 0
 	fi
 	local failed=0 pass=0 fail=0 skip=0 current='' line

@@ -1,0 +1,568 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Library for the VM integration tests (tests/vm/*.sh), in the style
+# of the kernel's netdevsim selftests.  A test script (run as root inside
+# the VM by tools/vm/tests.sh) starts with
+#
+#   # shellcheck source=tests/lib.sh
+#   . "$(dirname "$0")/../lib.sh"
+#
+# and ends with t_exit.  "# timeout: SEC" in its first 20 lines sets its
+# time limit (default 300 s).
+#
+# Results, one line each (tools/vm/tests.sh and tools/check.sh count them):
+#   t_pass NAME             PASS: NAME
+#   t_fail NAME WHY         FAIL: NAME: WHY
+#   t_skip NAME WHY         SKIP: NAME: WHY
+#   t_check NAME CMD...     PASS if CMD succeeds (60 s), else FAIL + output
+#   t_require NAME CMD...   SKIP NAME unless the commands exist
+#   t_need_ours NAME MOD... SKIP NAME and exit 4 unless MOD is this repo's
+#   t_exit                  exit 1 if any t_fail, else 0
+# Diagnostics go on lines starting with "# " (t_log, t_indent).  NAME has
+# no ": "; prefix it with the script's topic ("link/port-down").
+#
+# Two test hosts: netns "a" and "b" joined by a veth pair, va (in a,
+# 192.0.2.1/24, 2001:db8::1/64, ifindex 10) <-> vb (in b, .2, 2001:db8::2,
+# ifindex 20), links up:
+#   t_hosts_up / t_hosts_down  (t_hosts_up registers t_hosts_down with t_defer)
+#   t_in NS CMD...             run CMD in netns NS
+# RDMA devices are visible in every netns (rdma system: netns shared), but
+# "rdma link add ... netdev va" must run in va's netns, and "rdma link"
+# names a port's netdev only there.
+# Cleanup: t_defer CMD... runs CMD at exit (last registered first); the
+# library installs the EXIT trap.
+#
+# Kernel log: t_dmesg_mark writes a marker into the log; t_dmesg_since
+# prints what came after it; t_dmesg_check NAME passes when no warning,
+# BUG, oops, KASAN, lockdep, refcount, list corruption, hung task or stuck
+# netdev report (T_DMESG_BAD) came after it.
+#
+# Slab: t_slab_snap FILE records /proc/slabinfo (active objects per cache,
+# after shrinking every cache); t_slab_cmp NAME BEFORE AFTER [CACHE_REGEX]
+# fails when a cache grew by more than the tolerance (see there).  Boot
+# with slab_nomerge (tools/vm/tests.sh does) so a driver's named caches are
+# not merged into kmalloc-*.  Take the baseline after a warm-up (modules
+# loaded, one cycle done).
+#
+# Modules: t_modref MOD prints /sys/module/MOD/refcnt ("-" when not
+# loaded); t_modref_wait MOD VALUE [SEC]; t_mod_loaded MOD; t_ko_ours MOD.
+#
+# RDMA: t_rdma_dev_exists DEV, t_port_state DEV [PORT], t_port_state_is
+# DEV STATE, t_devinfo_field DEV FIELD, t_rdma_listening PORT.
+#
+# Waiting: t_wait SEC CMD... polls CMD every 0.1 s until it succeeds;
+# t_timeout SEC CMD... is timeout(1) for library functions too.  Every
+# command that might block runs under a timeout.
+
+T_NS_A=a
+T_NS_B=b
+T_IF_A=va
+T_IF_B=vb
+T_IP_A=192.0.2.1
+T_IP_B=192.0.2.2
+T_IP6_A=2001:db8::1
+T_IP6_B=2001:db8::2
+T_LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+T_REPO=$(cd "$T_LIB_DIR/.." && pwd)
+# the C test programs, built on the host by tools/vm/tests.sh
+T_PROGS=${T_PROGS:-$T_REPO/tests/progs/build}
+T_KVER=$(uname -r)
+export T_KVER
+
+T_FAILS=0
+T_DEFERRED=()
+T_DMESG_MARK=
+
+t_pass() { echo "PASS: $1"; }
+t_skip() { echo "SKIP: $1: ${2:-skipped}"; }
+t_fail() {
+	T_FAILS=$((T_FAILS + 1))
+	echo "FAIL: $1: ${2:-failed}"
+}
+t_log() { printf '# %s\n' "$*"; }
+# indent a command's output as diagnostics
+t_indent() { sed 's/^/#   /'; }
+
+t_exit() {
+	[ "$T_FAILS" -eq 0 ] && exit 0
+	exit 1
+}
+
+# t_timeout SEC CMD...: timeout(1) that also runs this library's functions
+# (in a child bash: what such a function registers with t_defer is not
+# run when it returns; call t_hosts_up and the like directly)
+t_timeout() {
+	local sec=$1
+	shift
+	if declare -F "$1" >/dev/null; then
+		# shellcheck disable=SC2016 # expanded by the inner bash
+		timeout -k 5 "$sec" bash -c '. "$0"; trap - EXIT; "$@"' "$T_LIB_DIR/lib.sh" "$@"
+	else
+		timeout -k 5 "$sec" "$@"
+	fi
+}
+
+# t_check NAME CMD...: run CMD (under a 60 s timeout); PASS on success, else
+# FAIL with the exit status, and CMD's output as diagnostics
+t_check() {
+	local name=$1 out rc=0
+	shift
+	out=$(t_timeout 60 "$@" 2>&1) || rc=$?
+	if [ "$rc" -eq 0 ]; then
+		t_pass "$name"
+		return 0
+	fi
+	[ -z "$out" ] || t_indent <<<"$out"
+	t_fail "$name" "'$*' exited $rc"
+	return 1
+}
+
+# t_require NAME CMD...: SKIP NAME and return 1 unless every CMD is found
+t_require() {
+	local name=$1 c
+	shift
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 && continue
+		t_skip "$name" "$c not installed"
+		return 1
+	done
+}
+
+# t_wait SEC CMD...: poll CMD every 0.1 s for up to SEC seconds
+t_wait() {
+	local end
+	end=$(($(date +%s%N) + ${1} * 1000000000))
+	shift
+	until "$@" >/dev/null 2>&1; do
+		[ "$(date +%s%N)" -lt "$end" ] || return 1
+		sleep 0.1
+	done
+}
+
+t_defer() {
+	local q
+	printf -v q ' %q' "$@"
+	T_DEFERRED+=("$q")
+}
+
+t_run_deferred() {
+	local i
+	for ((i = ${#T_DEFERRED[@]} - 1; i >= 0; i--)); do
+		eval "${T_DEFERRED[i]}" >/dev/null 2>&1 || true
+	done
+	T_DEFERRED=()
+}
+trap t_run_deferred EXIT
+trap 'exit 130' INT TERM
+
+# --- two test hosts ---------------------------------------------------
+
+t_hosts_down() {
+	ip netns del "$T_NS_A" 2>/dev/null
+	ip netns del "$T_NS_B" 2>/dev/null
+	return 0
+}
+
+# t_hosts_up: fresh netns a and b joined by va <-> vb, addresses set,
+# links up and carrier seen.  IPv6 addresses skip DAD so they are usable at
+# once.  va and vb get different interface indexes (T_IFINDEX_A/B), as two
+# hosts' NICs would have in general: left to the kernel, both would be 2
+# (each namespace counts its own), and siw, which creates the listening
+# socket of a wildcard rdma_listen in the listener's namespace bound to its
+# netdev's index, would then listen on va for a device on vb - and two siw
+# devices' listeners would collide there (EADDRINUSE).
+T_IFINDEX_A=10
+T_IFINDEX_B=20
+t_hosts_up() {
+	t_hosts_down
+	modprobe veth || return 1
+	t_defer t_hosts_down
+	ip netns add "$T_NS_A" && ip netns add "$T_NS_B" &&
+		ip link add "$T_IF_A" index "$T_IFINDEX_A" netns "$T_NS_A" type veth \
+			peer name "$T_IF_B" index "$T_IFINDEX_B" netns "$T_NS_B" &&
+		ip -n "$T_NS_A" link set lo up &&
+		ip -n "$T_NS_B" link set lo up &&
+		ip -n "$T_NS_A" addr add "$T_IP_A/24" dev "$T_IF_A" &&
+		ip -n "$T_NS_B" addr add "$T_IP_B/24" dev "$T_IF_B" &&
+		ip -n "$T_NS_A" addr add "$T_IP6_A/64" dev "$T_IF_A" nodad &&
+		ip -n "$T_NS_B" addr add "$T_IP6_B/64" dev "$T_IF_B" nodad &&
+		ip -n "$T_NS_A" link set "$T_IF_A" up &&
+		ip -n "$T_NS_B" link set "$T_IF_B" up || return 1
+	t_wait 5 t_carrier "$T_NS_A" "$T_IF_A" && t_wait 5 t_carrier "$T_NS_B" "$T_IF_B"
+}
+
+# t_carrier NS DEV: DEV in NS has carrier
+t_carrier() {
+	[ "$(ip netns exec "$1" cat "/sys/class/net/$2/carrier" 2>/dev/null)" = 1 ]
+}
+
+# t_in NS CMD...: run CMD in netns NS (for a background process whose pid
+# you will signal, use "ip netns exec NS CMD &" instead: a function runs in
+# a subshell)
+t_in() {
+	local ns=$1
+	shift
+	ip netns exec "$ns" "$@"
+}
+
+# --- kernel log --------------------------------------------------------
+
+T_DMESG_BAD='WARNING:|BUG:|Oops|KASAN|UBSAN|lockdep|unregister_netdevice: waiting for|possible circular locking|possible recursive locking|suspicious RCU usage|refcount_t|list_del corruption|list_add corruption|hung task|blocked for more than|general protection fault|stack-protector|Call Trace:|rcu.*stall|unreferenced object|Kernel panic|BUG [^ :]+ \(|Poison overwritten|pagealloc: memory corruption'
+
+# t_dmesg_mark [LABEL]: put a unique marker into the kernel log
+t_dmesg_mark() {
+	T_DMESG_MARK="irdma-test-mark $$.$RANDOM.$(date +%s%N) ${1:-}"
+	echo "$T_DMESG_MARK" >/dev/kmsg
+}
+
+# t_dmesg_since: the kernel log after the last t_dmesg_mark (all of it when
+# the marker is gone from the ring buffer)
+t_dmesg_since() {
+	local log
+	log=$(dmesg)
+	if [ -n "$T_DMESG_MARK" ] && grep -qF "$T_DMESG_MARK" <<<"$log"; then
+		awk -v m="$T_DMESG_MARK" 'f; index($0, m) { f = 1 }' <<<"$log"
+	else
+		printf '%s\n' "$log"
+	fi
+}
+
+# t_dmesg_bad: the lines since the mark that report a kernel problem
+t_dmesg_bad() {
+	t_dmesg_since | grep -E "$T_DMESG_BAD"
+}
+
+# t_dmesg_check NAME: PASS when the kernel reported no problem since the
+# mark, else FAIL with the first report; the log since the mark is shown
+t_dmesg_check() {
+	local bad
+	bad=$(t_dmesg_bad | head -n1)
+	if [ -z "$bad" ]; then
+		t_pass "$1"
+		return 0
+	fi
+	t_log "kernel log since the mark:"
+	t_dmesg_since | tail -n 60 | t_indent
+	t_fail "$1" "kernel log: $bad"
+	return 1
+}
+
+# --- slab and module accounting ------------------------------------------
+
+# t_slab_settle: let deferred frees (RCU, workqueues) run, then shrink every
+# cache: that flushes SLUB's per-CPU slabs and partial lists, whose objects
+# /proc/slabinfo would otherwise count as in use (hundreds of objects of
+# noise per cache)
+t_slab_settle() {
+	local f
+	sync
+	echo 2 >/proc/sys/vm/drop_caches 2>/dev/null
+	sleep 1
+	for f in /sys/kernel/slab/*/shrink; do
+		echo 1 >"$f" 2>/dev/null
+	done
+}
+
+# t_slab_snap FILE: "cache active_objs objs_per_slab" for every cache
+t_slab_snap() {
+	t_slab_settle
+	awk 'NR > 2 { print $1, $2, $5 }' /proc/slabinfo >"$1"
+}
+
+# Caches t_slab_cmp leaves out: they follow file system and process
+# activity (the test's own commands, files in /tmp, lookups over 9p), not
+# the driver.  Override with T_SLAB_IGNORE (an awk regex; '^$' for none).
+T_SLAB_IGNORE_DEFAULT='^(dentry|filp|names_cache|.*inode.*|radix_tree_node|buffer_head|vm_area_struct|mm_struct|task_struct|cred_jar|pid|signal_cache|sighand_cache|files_cache|fs_cache|anon_vma.*|lsm_.*|vmap_area|kernfs_iattrs_cache|eventpoll_.*|ep_head|seq_file|nsproxy|fsnotify_.*|inotify_.*|pde_opener|ovl_.*|v9fs_.*|p9_.*|shmem_.*|file_lock_.*|mnt_cache|sigqueue|taskstats|uid_cache|ext4_.*|jbd2_.*|mbcache|bio.*|tw_sock_.*|request_sock_.*|khugepaged_mm_slot)$'
+
+# t_slab_growth BEFORE AFTER [CACHE_REGEX]: one line "CACHE +N (tolerance
+# T)" for each cache (all of them, or those matching CACHE_REGEX, e.g.
+# '^(kmalloc-|irdma)'; less T_SLAB_IGNORE) that holds more active objects in
+# AFTER than in BEFORE, beyond the tolerance.
+#
+# Tolerance: t_slab_snap shrinks the caches first, but the snapshot's own
+# commands allocate again, and SLUB counts every object of a CPU's active
+# slab as in use, so a count still moves by whole slabs.  A cache may grow
+# by 2 slabs per CPU (2 * objs_per_slab * nproc) or 16 objects, whichever
+# is larger: kmalloc-64 on 2 vCPUs tolerates 256 objects, a cache of 4 KiB
+# objects 16.  To catch a per-operation leak, repeat the operation more
+# times than that (or use a named cache).  T_SLAB_TOL overrides the
+# tolerance (objects).
+t_slab_growth() {
+	awk -v re="${3:-.}" -v ign="${T_SLAB_IGNORE:-$T_SLAB_IGNORE_DEFAULT}" \
+		-v ncpu="$(nproc)" -v fixed="${T_SLAB_TOL:-}" '
+		NR == FNR { b[$1] = $2; next }
+		$1 ~ re && $1 !~ ign {
+			tol = 2 * $3 * ncpu
+			if (tol < 16) tol = 16
+			if (fixed != "") tol = fixed
+			d = $2 - b[$1]
+			if (d > tol) printf "%s +%d (tolerance %d)\n", $1, d, tol
+		}' "$1" "$2"
+}
+
+# t_slab_traces GROWTH: with allocation tracking on (slub_debug=U, e.g.
+# VMTEST_APPEND=slub_debug=FZPU), log the busiest allocation sites of each
+# cache named in GROWTH (t_slab_growth's output)
+t_slab_traces() {
+	local c f
+	while read -r c _; do
+		f=/sys/kernel/debug/slab/$c/alloc_traces
+		{ [ -n "$c" ] && [ -r "$f" ]; } || continue
+		t_log "allocation sites of $c:"
+		grep -E '^ *[0-9]+ ' "$f" | sort -rn | head -n 5 | t_indent
+	done <<<"$1"
+}
+
+# t_slab_cmp NAME BEFORE AFTER [CACHE_REGEX]: FAIL when t_slab_growth
+# finds a cache that grew from BEFORE to AFTER.
+#
+# Frees deferred past the settle (RCU callbacks and the cleanup work of a
+# netdev deletion take long in a slow TCG guest, longer with the VM's slab
+# poisoning) look like growth: on growth AFTER is taken again
+# (t_slab_snap), up to five times, 3 s apart.  A leak stays.
+t_slab_cmp() {
+	local name=$1 before=$2 after=$3 re=${4:-.} out try
+	for try in 1 2 3 4 5 6; do
+		out=$(t_slab_growth "$before" "$after" "$re")
+		[ -n "$out" ] && [ "$try" -lt 6 ] || break
+		t_log "$name: try $try: $(head -n1 <<<"$out")"
+		sleep 3
+		t_slab_snap "$after"
+	done
+	if [ -z "$out" ]; then
+		t_pass "$name"
+		return 0
+	fi
+	t_indent <<<"$out"
+	t_slab_traces "$out"
+	t_fail "$name" "slab growth: $(head -n1 <<<"$out")"
+	return 1
+}
+
+# t_slab_per_op NAME CMD...: run CMD (a batch of N operations) twice, with a
+# snapshot before, between and after; FAIL when a cache grew beyond the
+# tolerance in both batches, as a leak of a fixed share of the operations
+# does.  Growth in one batch only is something that happened once during
+# the test (a kernel cache filling, a deferred free), not a leak of the
+# operation: it is logged, not failed.  FAIL as well when CMD fails.  A
+# leak of one object in N*2/tolerance operations shows: run N well above
+# the tolerance (t_slab_growth).
+t_slab_per_op() {
+	local name=$1 s0 s1 s2 snap g1 g2 both c out
+	shift
+	s0=$(mktemp) s1=$(mktemp) s2=$(mktemp)
+	t_slab_snap "$s0"
+	for snap in "$s1" "$s2"; do
+		if ! out=$("$@" 2>&1); then
+			tail -n 5 <<<"$out" | t_indent
+			t_fail "$name" "$* failed"
+			rm -f "$s0" "$s1" "$s2"
+			return 1
+		fi
+		t_slab_snap "$snap"
+	done
+	g1=$(t_slab_growth "$s0" "$s1")
+	g2=$(t_slab_growth "$s1" "$s2")
+	both=
+	while read -r c _; do
+		[ -n "$c" ] && grep -q "^$c " <<<"$g2" && both+="$c "
+	done <<<"$g1"
+	rm -f "$s0" "$s1" "$s2"
+	[ -n "$g1" ] && t_log "$name: first batch: $(tr '\n' ';' <<<"$g1")"
+	[ -n "$g2" ] && t_log "$name: second batch: $(tr '\n' ';' <<<"$g2")"
+	if [ -z "$both" ]; then
+		t_pass "$name"
+		return 0
+	fi
+	t_slab_traces "$both"
+	t_fail "$name" "grew in both batches: ${both% }"
+	return 1
+}
+
+# t_match NAME TEXT REGEX...: PASS when every extended regex matches a
+# line of TEXT, else FAIL naming those that match none
+t_match() {
+	local name=$1 text=$2 re miss=
+	shift 2
+	for re in "$@"; do
+		grep -Eq -- "$re" <<<"$text" || miss+=" '$re'"
+	done
+	if [ -z "$miss" ]; then
+		t_pass "$name"
+	else
+		t_fail "$name" "no line matches$miss"
+	fi
+}
+
+# t_modref MOD: the module's reference count, "-" when it is not loaded
+t_modref() {
+	cat "/sys/module/$1/refcnt" 2>/dev/null || echo -
+}
+
+# t_modref_wait MOD VALUE [SEC]: wait until t_modref MOD prints VALUE
+t_modref_wait() {
+	t_wait "${3:-5}" t_modref_is "$1" "$2"
+}
+t_modref_is() { [ "$(t_modref "$1")" = "$2" ]; }
+
+# t_mod_loaded MOD
+t_mod_loaded() { [ -d "/sys/module/$1" ]; }
+
+# --- RDMA ----------------------------------------------------------------
+
+# t_rdma_links: "rdma link" output, one line per port
+t_rdma_links() { timeout 10 rdma link show 2>&1; }
+
+# t_rdma_dev_exists NAME
+t_rdma_dev_exists() { [ -e "/sys/class/infiniband/$1" ]; }
+
+# t_port_state DEV [PORT]: ibv_devinfo's port state, e.g. PORT_ACTIVE
+t_port_state() {
+	timeout 10 ibv_devinfo -d "$1" -i "${2:-1}" 2>/dev/null |
+		sed -n 's/^[[:space:]]*state:[[:space:]]*\([A-Z_]*\).*/\1/p' | head -n1
+}
+
+# t_port_state_is DEV STATE
+t_port_state_is() { [ "$(t_port_state "$1")" = "$2" ]; }
+
+# t_rdma_listening PORT: an rdma_cm id listens on PORT (start a server in
+# the background, then t_wait 10 t_rdma_listening PORT before the client)
+t_rdma_listening() {
+	timeout 10 rdma res show cm_id 2>/dev/null | grep -q "state LISTEN .*src-addr.*:$1 "
+}
+
+# t_devinfo_field DEV FIELD: FIELD's value in "ibv_devinfo -v -d DEV"
+# (first port for port fields), e.g. t_devinfo_field irdma0 max_sge
+t_devinfo_field() {
+	timeout 10 ibv_devinfo -v -d "$1" 2>/dev/null |
+		sed -n "s/^[[:space:]]*$2:[[:space:]]*//p" | head -n1
+}
+
+# t_ko_path MOD: where modprobe finds MOD (modinfo -n)
+t_ko_path() { modinfo -n "$1" 2>&1; }
+
+# t_ko_ours MOD: MOD resolves to /lib/modules/KVER/updates/ (this repo's
+# build, installed by tools/vm/run.sh), not Debian's
+t_ko_ours() {
+	case "$(t_ko_path "$1")" in "/lib/modules/$T_KVER/updates/"*) return 0 ;; esac
+	return 1
+}
+
+# t_need_ours NAME MOD...: unless every MOD is this repo's build (see
+# t_ko_ours), print "SKIP: NAME: ..." and exit 4 (kselftest's "skipped"):
+# a script about the driver skips when the build failed, instead of
+# failing every step
+t_need_ours() {
+	local name=$1 m
+	shift
+	for m in "$@"; do
+		t_ko_ours "$m" && continue
+		t_skip "$name" "$m.ko is not built (modinfo -n $m: $(t_ko_path "$m"))"
+		exit 4
+	done
+}
+
+# --- iWARP traffic through the model ------------------------------------
+
+# t_iw_setup NAME: the start of a traffic test: netns a/b up, irdma and
+# irdma_sim unloaded, siw, rdma_ucm and ib_uverbs loaded, the kernel log
+# marked, irdma0 (type irdma_sim) on va in a, deleted at exit.  Sets
+# T_WORK to a scratch directory under /var/tmp (the guest's /tmp is
+# private to each command), removed at exit.  A step that fails is a FAIL
+# and ends the script.
+t_iw_setup() {
+	local name=$1
+	if ! t_hosts_up; then
+		t_fail "$name/hosts" "cannot create netns a/b joined by va/vb"
+		t_exit
+	fi
+	modprobe -r irdma_sim irdma 2>/dev/null
+	if ! modprobe siw || ! modprobe -a rdma_ucm ib_uverbs; then
+		t_fail "$name/modprobe" "cannot load siw, rdma_ucm, ib_uverbs"
+		t_exit
+	fi
+	t_dmesg_mark "$name"
+	T_WORK=$(mktemp -d "/var/tmp/$name.XXXXXX")
+	t_defer rm -rf "$T_WORK"
+	if ! t_check "$name/link-add" t_in "$T_NS_A" rdma link add irdma0 type irdma_sim netdev "$T_IF_A"; then
+		t_dmesg_since | tail -n 30 | t_indent
+		t_exit
+	fi
+	t_defer rdma link delete irdma0
+}
+
+# t_iw_diag: the state of every model instance's iWARP engines (debugfs
+# "iw") and the kernel log of irdma and siw since the mark
+t_iw_diag() {
+	local d
+	for d in /sys/kernel/debug/irdma_sim/irdma_sim*; do
+		[ -f "$d/iw" ] || continue
+		t_log "DIAG $d/iw"
+		t_indent <"$d/iw"
+	done
+	t_dmesg_since | grep -E 'irdma|siw' | tail -n 20 | t_indent
+}
+
+# t_cap_start NS IF FILE: capture the TCP frames (tagged or not) on IF in
+# netns NS into FILE with dumpcap (its messages in FILE.log), for tshark to
+# read after t_cap_stop.  Return 1 (and no capture) when dumpcap or tshark
+# is missing, 2 when the capture did not start within 30 s.
+t_cap_start() {
+	T_CAP_PID=
+	command -v dumpcap >/dev/null && command -v tshark >/dev/null || return 1
+	ip netns exec "$1" dumpcap -q -i "$2" -f 'tcp or (vlan and tcp)' -w "$3" >"$3.log" 2>&1 &
+	T_CAP_PID=$!
+	t_defer kill "$T_CAP_PID"
+	t_wait 30 test -s "$3" || return 2
+}
+
+# t_cap_stop: end t_cap_start's capture; its file is complete on return
+t_cap_stop() {
+	[ -n "${T_CAP_PID:-}" ] || return 0
+	kill -INT "$T_CAP_PID" 2>/dev/null
+	wait "$T_CAP_PID" 2>/dev/null
+	T_CAP_PID=
+}
+
+# t_rping NAME SERVER_NS CLIENT_NS ADDR PORT [SERVER_ADDR]: an rping server
+# in SERVER_NS on SERVER_ADDR (default ADDR):PORT, a client in CLIENT_NS to
+# ADDR (the two differ for a link-local address: each names its own
+# interface), 10 verified pings; PASS when both
+# end well and the client printed 10 pings.  rping's server sometimes
+# misses the client's disconnect (a race in rping: about 1 run in 50 it
+# waits forever in "wait for RDMA_WRITE_ADV state 10", killable); the data
+# path is proven by the client's verified pings, so the server gets 10 s
+# after the client, then is killed with a note.
+t_rping() {
+	local name=$1 sns=$2 cns=$3 addr=$4 port=$5 saddr=${6:-$4} spid out
+	local rc=0 src=0 srv
+	srv=$(mktemp /var/tmp/rping-s.XXXXXX)
+	ip netns exec "$sns" timeout 60 rping -s -a "$saddr" -p "$port" -C 10 -V >"$srv" 2>&1 &
+	spid=$!
+	if ! t_wait 10 t_rdma_listening "$port"; then
+		kill "$spid" 2>/dev/null
+		wait "$spid"
+		t_indent <"$srv"
+		rm -f "$srv"
+		t_fail "$name" "the rping server does not listen"
+		return 1
+	fi
+	out=$(t_in "$cns" timeout 60 rping -c -a "$addr" -p "$port" -C 10 -V -v 2>&1) || rc=$?
+	if ! t_wait 10 eval "! kill -0 $spid"; then
+		t_log "rping server still waiting 10 s after the client finished: killed (rping race)"
+		kill "$spid" 2>/dev/null
+		wait "$spid"
+	else
+		wait "$spid" || src=$?
+	fi
+	if [ "$rc" -eq 0 ] && [ "$src" -eq 0 ] && [ "$(grep -c 'ping data' <<<"$out")" -eq 10 ]; then
+		t_pass "$name"
+	else
+		t_indent <<<"$out"
+		t_indent <"$srv"
+		t_iw_diag
+		t_fail "$name" "rping client exited $rc, server $src"
+	fi
+	rm -f "$srv"
+}

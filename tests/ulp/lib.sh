@@ -1,0 +1,166 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Sourced by the guest scripts of tests/ulp: one guest of a pair
+# joined by a QEMU socket link, "peer0" (198.51.100.1 is the server, which
+# QEMU calls "listen"; .2 the client).  The client drives: it asks the
+# server for actions over TCP port 5000 ("ctl ACTION" runs the server's
+# shell function ctl_ACTION, dashes as underscores) and ends with "done"
+# (or "done-failed", after which the server shows its kernel log too).
+#
+# The sourcing script sets P (the prefix of its result names) and stack
+# (irdma or siw).
+
+SRV4=198.51.100.1
+CTL_PORT=5000
+
+failed=0
+pass() { echo "PASS: $P/$1"; }
+fail() { echo "FAIL: $P/$1: $2"; failed=1; }
+skip() { echo "SKIP: $P/$1: $2"; }
+log() { echo "# $P: $*"; }
+
+dmesg_check() {
+	local bad l
+	# what the kernel said, for a failure's diagnosis: the drivers' own
+	# messages, then the end of the log
+	if [ "$failed" != 0 ]; then
+		dmesg | grep -E 'irdma|siw|AE 0x' | tail -n 15 | sed "s|^|# $P: dmesg: |"
+		dmesg | tail -n 25 | sed "s|^|# $P: dmesg: |"
+	fi
+	bad=$(dmesg | grep -E 'WARNING:|BUG:|kernel BUG|Oops|INFO: task .* blocked|refcount_t:|possible circular locking|general protection|BUG [^ :]+ \(|Poison overwritten|pagealloc: memory corruption' | head -5)
+	if [ -z "$bad" ]; then
+		pass dmesg
+	else
+		while IFS= read -r l; do echo "# $P: $l"; done <<<"$bad"
+		fail dmesg "kernel reports in the log"
+	fi
+}
+
+# the RDMA device of this guest on peer0
+rdma_up() {
+	case "$stack" in
+	irdma) modprobe irdma_sim && rdma link add irdma0 type irdma_sim netdev peer0 ;;
+	siw) modprobe siw && rdma link add siw0 type siw netdev peer0 ;;
+	*) return 1 ;;
+	esac
+}
+
+rdma_down() {
+	case "$stack" in
+	irdma) rdma link delete irdma0 && modprobe -r irdma_sim irdma ;;
+	siw) rdma link delete siw0 && modprobe -r siw ;;
+	esac
+}
+
+# serve the client's commands, one a connection: a line in, "ok"/"err" out
+ulp_serve() {
+	python3 -u - "$CTL_PORT" <<'PY'
+import socket, subprocess, sys
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(('0.0.0.0', int(sys.argv[1])))
+s.listen(1)
+s.settimeout(900)
+while True:
+    try:
+        c, _ = s.accept()
+    except socket.timeout:
+        print('CTL timeout')
+        break
+    cmd = c.makefile().readline().strip()
+    if cmd.startswith('done'):
+        c.sendall(b'ok\n')
+        c.close()
+        print('CTL ' + cmd)
+        break
+    rc = subprocess.call(['bash', '-c', 'ctl_' + cmd.replace('-', '_')])
+    c.sendall(b'ok\n' if rc == 0 else b'err\n')
+    c.close()
+    print('CTL %s -> %d' % (cmd, rc))
+PY
+}
+
+# ctl ACTION: ask the server for ACTION; true if it answered "ok"
+ctl() {
+	local reply
+	reply=$(timeout 60 python3 - "$1" "$SRV4" "$CTL_PORT" 2>/dev/null <<'PY'
+import socket, sys
+c = socket.create_connection((sys.argv[2], int(sys.argv[3])), timeout=55)
+c.sendall((sys.argv[1] + '\n').encode())
+print(c.makefile().readline().strip())
+PY
+)
+	[ "$reply" = ok ]
+}
+
+
+# ulp_server_run: serve the client until it is done; its ctl_* functions
+# (and everything they call) are this shell's functions.  Shows this side's
+# kernel log if the client failed.
+ulp_server_run() {
+	local f
+	# the server runs each action in a child bash: give it our functions
+	for f in $(compgen -A function); do
+		export -f "${f?}"
+	done
+	export P stack SRV4 CTL_PORT
+	ulp_serve >/tmp/ulp-ctl.log
+	sed "s|^|# $P: |" /tmp/ulp-ctl.log
+	if grep -q '^CTL done-failed' /tmp/ulp-ctl.log; then
+		failed=1
+	elif ! grep -q '^CTL done' /tmp/ulp-ctl.log; then
+		fail client "the client never said it was done"
+	fi
+}
+
+# ulp_wait_server: the server answers within two minutes
+ulp_wait_server() {
+	local _
+	for _ in $(seq 120); do
+		ctl ping && return 0
+		sleep 1
+	done
+	fail server "the server at $SRV4 does not answer"
+	return 1
+}
+
+# ulp_client_end: tell the server we are done, and how it went
+ulp_client_end() {
+	if [ "$failed" = 0 ]; then ctl "done"; else ctl done-failed; fi
+}
+
+ctl_ping() { :; }
+
+# ulp_unload [MODULE...]: the ULP's modules, then our device and its modules
+ulp_unload() {
+	[ $# = 0 ] || modprobe -r "$@" 2>/dev/null
+	if rdma_down; then
+		pass unload
+	else
+		fail unload "cannot delete the device or unload $stack"
+	fi
+}
+
+# ulp_main SERVER_FN CLIENT_FN ROLE STACK [MB CYCLES]: run this guest's part
+ulp_main() {
+	case "$3" in
+	server) "$1" ;;
+	client) "$2" "${5:-64}" "${6:-20}" ;;
+	*) echo "usage: $0 server|client STACK [MB CYCLES]" >&2; exit 2 ;;
+	esac
+}
+
+# ulp_server_start WHAT: our device, then this guest's server_setup; WHAT
+# says what failed if the setup did
+ulp_server_start() {
+	if ! rdma_up; then
+		fail rdma "cannot bring up $stack on peer0"
+		return 1
+	fi
+	if ! server_setup; then
+		fail setup "$1"
+		return 1
+	fi
+	pass setup
+}

@@ -1,0 +1,114 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Kernel storage ULPs over RDMA between two guests (kernel ULPs bind in the
+# initial network namespace, so each end is a VM of its own).  The two
+# guests (1 vCPU, 2 GiB each) are joined only by a QEMU socket netdev on
+# 127.0.0.1; the server listens on 198.51.100.1, the client is
+# 198.51.100.2.  tests/ulp/ULP-guest.sh is what each guest runs
+# (tests/ulp/lib.sh: the client drives, the server obeys).
+#
+#   tests/ulp/run.sh [ULP[/PAIR]...]
+#
+# ULP is nvmeof (nvmet-rdma and nvme-rdma), nfs (nfsd and the NFS client
+# over RDMA) or iser (LIO's iSER target and open-iscsi's iser transport).
+# PAIR is SERVER-CLIENT with each of irdma or siw.  Without a pair: NVMe-oF
+# runs irdma-irdma, irdma-siw, siw-irdma and siw-siw (the reference for the
+# bandwidth), NFS runs an irdma server with an irdma and a siw client, iSER
+# runs irdma-irdma.  Default: all of that.  ULP_MB (default 64) is the size
+# written and verified, ULP_CYCLES the disconnect/reconnect (mount, login)
+# cycles (default 20 for NVMe-oF, 5 for the others).
+# Both guests boot with slab and page poisoning (the Debian kernel has no
+# KASAN).  Prints the guests' PASS:/FAIL:/SKIP: lines and "# " diagnostics (the
+# bandwidth per pair); a guest that dies or runs out of time is a FAIL.
+# Exit status 1 if anything failed.
+set -uo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+run=$repo/tools/vm/run.sh
+# slab and page poisoning, as in the VM suite (tools/vm/tests.sh)
+poison='slub_debug=FZP page_poison=1'
+mb=${ULP_MB:-64}
+jobs=()
+[ $# -gt 0 ] || set -- nvmeof nfs iser
+for u in "$@"; do
+	case "$u" in
+	*/*) jobs+=("$u") ;;
+	nvmeof) jobs+=(nvmeof/irdma-irdma nvmeof/irdma-siw nvmeof/siw-irdma nvmeof/siw-siw) ;;
+	nfs) jobs+=(nfs/irdma-irdma nfs/irdma-siw) ;;
+	iser) jobs+=(iser/irdma-irdma) ;;
+	*) jobs+=("$u/irdma-irdma") ;;
+	esac
+done
+
+out=$(mktemp -d)
+pids=()
+# shellcheck disable=SC2317 # called by the traps
+stop() {
+	local p
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+	rm -rf "$out"
+}
+trap stop EXIT
+trap 'exit 130' INT TERM
+
+failed=0
+# results PAIR ROLE FILE RC: the guest's result lines, or why there are none
+results() {
+	local pair=$1 role=$2 f=$3 rc=$4
+	grep -aE '^(PASS|FAIL|SKIP):|^# (nvmeof|nfs|iser)/' "$f" | tr -d '\r'
+	if grep -aq '^FAIL:' "$f"; then
+		failed=1
+	fi
+	# a guest that died, ran out of time or said nothing
+	if [ "$rc" -ge 124 ] || ! grep -aqE '^(PASS|FAIL|SKIP):' "$f"; then
+		echo "FAIL: $pair/$role: the guest exited $rc"
+		tail -n 25 "$f" | tr -d '\r' | sed 's/^/#   /'
+		failed=1
+	fi
+}
+
+for job in "${jobs[@]}"; do
+	ulp=${job%%/*} pair=${job#*/}
+	ss=${pair%-*} cs=${pair#*-}
+	guest=tests/ulp/$ulp-guest.sh
+	if [ ! -x "$repo/$guest" ]; then
+		echo "run.sh: no test '$ulp' ($guest)" >&2
+		exit 2
+	fi
+	case "$ss/$cs" in
+	irdma/irdma | irdma/siw | siw/irdma | siw/siw) ;;
+	*) echo "run.sh: bad pair '$pair' (SERVER-CLIENT of irdma, siw)" >&2; exit 2 ;;
+	esac
+	cycles=${ULP_CYCLES:-5}
+	[ "$ulp" != nvmeof ] || cycles=${ULP_CYCLES:-20}
+	port=$((21000 + RANDOM % 2000))
+	start=$SECONDS
+	echo "# $ulp: $pair: server $ss, client $cs, ${mb} MiB, $cycles cycles"
+	"$run" --mem 2048 --timeout 1200 --append "$poison" --peer-socket "listen:$port" -- \
+		env IRDMA_ULP_PAIR="$pair" "$guest" server "$ss" >"$out/s" 2>&1 &
+	spid=$!
+	pids=("$spid")
+	# the listening QEMU must be up before the other connects
+	sleep 3
+	"$run" --mem 2048 --timeout 1100 --append "$poison" --peer-socket "connect:$port" -- \
+		env IRDMA_ULP_PAIR="$pair" "$guest" client "$cs" "$mb" "$cycles" >"$out/c" 2>&1 &
+	cpid=$!
+	pids+=("$cpid")
+	wait "$cpid"
+	crc=$?
+	# the client tells the server when it is done; a client that died cannot
+	for _ in $(seq 90); do
+		kill -0 "$spid" 2>/dev/null || break
+		sleep 1
+	done
+	kill "$spid" 2>/dev/null
+	wait "$spid"
+	src=$?
+	pids=()
+	results "$ulp/$pair" server "$out/s" "$src"
+	results "$ulp/$pair" client "$out/c" "$crc"
+	echo "# $ulp: $pair: $((SECONDS - start)) s"
+done
+exit "$failed"

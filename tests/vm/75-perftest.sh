@@ -1,0 +1,171 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# timeout: 480
+#
+# iWARP traffic through the model's QP engine, as perftest runs it:
+# ib_write_bw, ib_read_bw and ib_send_bw (64 KiB messages) and ib_write_lat
+# (8 bytes, inline), all with rdma_cm (-R), in the four directions a user
+# of one host with irdma and one with siw would try, one after the other in
+# one boot:
+#   - irdma0 (irdma_sim on va, netns a) as client of siw0 (vb, netns b);
+#   - siw0 as client of irdma0;
+#   - irdma0 as client of irdma1 (a second model instance on vb);
+#   - siw1 (on va) as client of siw0: the reference.
+# ucmatose (two connections, 100 Sends of 4 KiB each way) runs with irdma0
+# as client of siw0 and of irdma1.  Each run must complete (client and
+# server) and report a result; bandwidths and latencies are logged (the
+# benchmark is tools/bench.sh).  Then the modules unload with a clean
+# kernel log.
+#
+# Every perftest run uses perftest's default port, as a user would: the
+# server listens on the wildcard address, so rdma_cm listens on every RDMA
+# device (devices are shared by all namespaces), siw included, and siw's
+# listening socket lands in the server's namespace, where it must coexist
+# with the model's sockets of the earlier runs' connections on that port.
+#
+# siw as the client of irdma0 starts its connections in MPA's
+# client-server mode (siw 6.1 never asks for peer-to-peer mode, so there
+# is no RTR), in which the responder must not send before the initiator's
+# first FPDU (RFC 5044; siw itself, as an initiator, fails a connection
+# whose first FPDU arrives with the MPA reply).  ib_write_lat's server and
+# ucmatose's server send first, so in that direction they wait on each
+# other by design (siw's own responder does not wait, hence siw<->siw
+# works): ib_write_lat is a SKIP there and ucmatose is not run that way.
+#
+# Inline data: Debian's perftest (4.5-0.17) asks for 220 bytes of inline
+# data in its latency tests on any Intel (vendor 0x8086) device, more than
+# the E810 supports (101, what stock libirdma checks max_inline_data
+# against: it fails the QP with EINVAL); perftest 23.07 and later ask for
+# 101 on an E810.  So ib_write_lat gets "-I 101" on an irdma device, as on
+# the real adapter with this perftest; siw gets perftest's own choice.
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+P=perftest
+BW_ITERS=200
+LAT_ITERS=200
+INLINE_E810=101
+
+t_require "$P/tools" rdma ib_write_bw ib_read_bw ib_send_bw ib_write_lat ucmatose || t_exit
+t_need_ours "$P" irdma irdma_sim
+t_iw_setup "$P"
+work=$T_WORK
+t_check "$P/link-add-siw" t_in "$T_NS_B" rdma link add siw0 type siw netdev "$T_IF_B"
+t_defer rdma link delete siw0
+
+# perf_args TOOL DEV: the arguments that depend on the tool and the device
+perf_args() {
+	case $1 in
+	ib_write_lat)
+		echo "-s 8 -n $LAT_ITERS"
+		# see the header: Debian's perftest asks more than the E810 has
+		case $2 in irdma*) echo "-I $INLINE_E810" ;; esac
+		;;
+	*) echo "-s 65536 -n $BW_ITERS" ;;
+	esac
+}
+
+# perf NAME TOOL SERVER_DEV CLIENT_DEV [rev]: the server in b, the client
+# in a (rev: the server in a, the client in b), on perftest's default port
+perf() {
+	local name=$1 tool=$2 sdev=$3 cdev=$4 spid rc=0 src=0 res port=18515
+	local sns=$T_NS_B cns=$T_NS_A dst=$T_IP_B
+	[ "${5:-}" = rev ] && sns=$T_NS_A cns=$T_NS_B dst=$T_IP_A
+	# shellcheck disable=SC2046 # perf_args prints separate arguments
+	ip netns exec "$sns" timeout 90 "$tool" -R -F -d "$sdev" $(perf_args "$tool" "$sdev") >"$work/srv" 2>&1 &
+	spid=$!
+	if ! t_wait 10 t_rdma_listening "$port"; then
+		kill "$spid" 2>/dev/null
+		wait "$spid"
+		t_indent <"$work/srv"
+		t_fail "$name" "the $tool server does not listen"
+		return
+	fi
+	# shellcheck disable=SC2046
+	t_in "$cns" timeout 80 "$tool" -R -F -d "$cdev" $(perf_args "$tool" "$cdev") "$dst" >"$work/cli" 2>&1 || rc=$?
+	wait "$spid" || src=$?
+	# the result line: "#bytes #iterations BW-peak BW-average MsgRate" of
+	# the bandwidth tests, "#bytes #iterations t_min t_max t_typical
+	# t_avg ..." of the latency test (usec)
+	case $tool in
+	*_lat) res=$(awk '$1 == 8 && NF >= 6 { print $5 " usec typical, " $6 " usec average" }' "$work/cli" | tail -n1) ;;
+	*) res=$(awk '$1 == 65536 && NF >= 5 { print $4 " MB/s average" }' "$work/cli" | tail -n1) ;;
+	esac
+	# 0.00 MB/s is what perftest prints when its clock calibration fails
+	# on a loaded host ("Correlation coefficient r^2 < 0.9"): still a run
+	if [ "$rc" -eq 0 ] && [ "$src" -eq 0 ] && [ -n "$res" ]; then
+		t_pass "$name"
+		t_log "$name: $res"
+	else
+		t_log "result: ${res:-none}"
+		t_log "client:"
+		t_indent <"$work/cli"
+		t_log "server:"
+		t_indent <"$work/srv"
+		t_iw_diag
+		t_fail "$name" "$tool client exited $rc, server $src"
+	fi
+}
+
+# matrix DIR SERVER_DEV CLIENT_DEV [rev]: the four tools one way
+matrix() {
+	local tool
+	for tool in ib_write_bw ib_read_bw ib_send_bw ib_write_lat; do
+		if [ "$tool" = ib_write_lat ] && [ "$1" = siw-client-irdma ]; then
+			t_skip "$P/${tool#ib_}-$1" "its server sends first, and irdma as the MPA responder of siw (client-server mode, no RTR) waits for siw's first FPDU (RFC 5044; see the header)"
+			continue
+		fi
+		perf "$P/${tool#ib_}-$1" "$tool" "$2" "$3" "${4:-}"
+	done
+}
+
+# ucm NAME [rev]: ucmatose server in b, client in a (rev: the other way)
+ucm() {
+	local name=$1 spid rc=0 src=0 sns=$T_NS_B cns=$T_NS_A dst=$T_IP_B
+	[ "${2:-}" = rev ] && sns=$T_NS_A cns=$T_NS_B dst=$T_IP_A
+	ip netns exec "$sns" timeout 60 stdbuf -oL ucmatose -b "$dst" -c 2 -C 100 -S 4096 >"$work/ucm-s" 2>&1 &
+	spid=$!
+	if ! t_wait 10 t_rdma_listening 7471; then
+		kill "$spid" 2>/dev/null
+		wait "$spid"
+		t_indent <"$work/ucm-s"
+		t_fail "$name" "the ucmatose server does not listen"
+		return
+	fi
+	t_in "$cns" timeout 60 ucmatose -s "$dst" -c 2 -C 100 -S 4096 >"$work/ucm-c" 2>&1 || rc=$?
+	wait "$spid" || src=$?
+	if [ "$rc" -eq 0 ] && [ "$src" -eq 0 ] && grep -q 'test complete' "$work/ucm-c"; then
+		t_pass "$name"
+	else
+		t_indent <"$work/ucm-c"
+		t_indent <"$work/ucm-s"
+		t_iw_diag
+		t_fail "$name" "ucmatose client exited $rc, server $src"
+	fi
+}
+
+# irdma0 (a) client of siw0 (b), then siw0 client of irdma0
+matrix irdma-client-siw siw0 irdma0
+ucm "$P/ucmatose-irdma-client-siw"
+matrix siw-client-irdma irdma0 siw0 rev
+
+t_check "$P/link-delete-siw" rdma link delete siw0
+if t_check "$P/link-add-irdma1" t_in "$T_NS_B" rdma link add irdma1 type irdma_sim netdev "$T_IF_B"; then
+	t_defer rdma link delete irdma1
+	matrix irdma-client-irdma irdma1 irdma0
+	ucm "$P/ucmatose-irdma-client-irdma"
+	t_check "$P/link-delete-irdma1" rdma link delete irdma1
+fi
+t_check "$P/link-delete" rdma link delete irdma0
+
+# the reference: siw1 (a) client of siw0 (b), with the model's devices gone
+if t_check "$P/link-add-siw-ref" t_in "$T_NS_B" rdma link add siw0 type siw netdev "$T_IF_B" &&
+	t_check "$P/link-add-siw1" t_in "$T_NS_A" rdma link add siw1 type siw netdev "$T_IF_A"; then
+	t_defer rdma link delete siw1
+	matrix siw-client-siw siw0 siw1
+	t_check "$P/link-delete-siw1" rdma link delete siw1
+	t_check "$P/link-delete-siw-ref" rdma link delete siw0
+fi
+
+t_check "$P/modprobe-r" modprobe -r irdma_sim irdma
+t_dmesg_check "$P/dmesg"
+t_exit

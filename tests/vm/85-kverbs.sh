@@ -1,0 +1,104 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# timeout: 420
+#
+# Kernel consumers on irdma: the driver's kernel data path (post.c: kernel
+# CQs and QPs, post_send/post_recv, poll_cq, fast-register MRs, the local
+# DMA lkey) driven by rdma_cm and the kernel verbs of a test module
+# (tests/kmod/irdma_kverbs_test.c: Send/Recv, RDMA Write, RDMA Read,
+# IB_WR_REG_MR, a fenced Send, disconnect; data verified).
+#
+# Kernel rdma_cm ids live in a network namespace of their own: this script
+# makes its own pair, kva in the initial namespace (irdma0) and kvb in
+# netns kb (siw0, later irdma1), and gives the module the pid of a process
+# in kb.  Cases: irdma0 as client of siw0 and as its server, IPv4 and
+# IPv6; irdma0 <-> irdma1 both ways; irdma0's QP with remote writes off
+# (deny_write=1) against siw0 and irdma1; irdma0's CQ overflowing
+# (cq_overflow=1) against irdma1.  Then the modules unload and the kernel
+# log is clean.
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+P=kverbs
+KMOD=$T_REPO/tests/kmod/irdma_kverbs_test.ko
+A4=198.51.100.1 B4=198.51.100.2 A6=2001:db8:78::1 B6=2001:db8:78::2
+
+t_require "$P/tools" rdma insmod || t_exit
+t_need_ours "$P" irdma irdma_sim
+if [ ! -f "$KMOD" ]; then
+	t_fail "$P/module" "$KMOD is not built (tools/vm/tests.sh builds it)"
+	t_exit
+fi
+modprobe -r irdma_sim irdma 2>/dev/null
+if ! modprobe siw || ! modprobe rdma_cm; then
+	t_fail "$P/modprobe" "cannot load siw, rdma_cm"
+	t_exit
+fi
+t_dmesg_mark "$P"
+
+ip netns del kb 2>/dev/null
+ip link del kva 2>/dev/null
+if ! { ip netns add kb &&
+	ip link add kva type veth peer name kvb &&
+	ip link set kvb netns kb &&
+	ip addr add "$A4/24" dev kva && ip -6 addr add "$A6/64" dev kva nodad &&
+	ip -n kb addr add "$B4/24" dev kvb && ip -n kb -6 addr add "$B6/64" dev kvb nodad &&
+	ip link set kva up && ip -n kb link set kvb up && ip -n kb link set lo up; }; then
+	t_fail "$P/hosts" "cannot make kva (initial netns) <-> kvb (netns kb)"
+	t_exit
+fi
+t_defer ip netns del kb
+t_defer ip link del kva
+ip netns exec kb sleep 1000 &
+kb_pid=$!
+t_defer kill "$kb_pid"
+t_wait 10 ping -c 1 -W 1 "$B4" || t_log "kvb does not answer ping yet"
+
+t_check "$P/link-add" rdma link add irdma0 type irdma_sim netdev kva || t_exit
+t_defer rdma link delete irdma0
+t_check "$P/link-add-siw" ip netns exec kb rdma link add siw0 type siw netdev kvb
+t_defer ip netns exec kb rdma link delete siw0
+
+# kv NAME ADDR PORT SERVER_PID CLIENT_PID [NS]: one run of the test module,
+# loaded from netns NS: siw opens its sockets in the namespace of the
+# process calling it (the loader), not in that of the rdma_cm id
+kv() {
+	local name=$1 rc=0 out mark=$T_DMESG_MARK
+	local run=()
+	[ -z "${6:-}" ] || run=(ip netns exec "$6")
+	t_dmesg_mark "$name"
+	# shellcheck disable=SC2086 # KV_EXTRA: more module parameters, split
+	out=$(timeout 120 "${run[@]}" insmod "$KMOD" addr="$2" port="$3" server_pid="$4" client_pid="$5" ${KV_EXTRA:-} 2>&1) || rc=$?
+	rmmod irdma_kverbs_test 2>/dev/null
+	if [ "$rc" -eq 0 ] && t_dmesg_since | grep -q 'irdma_kverbs_test: PASSED'; then
+		t_pass "$name"
+		t_dmesg_since | grep -o 'irdma_kverbs_test: ok: .*' | t_indent
+	else
+		t_dmesg_since | grep -F 'irdma_kverbs_test' | t_indent
+		t_iw_diag
+		t_fail "$name" "insmod exited $rc: $out"
+	fi
+	T_DMESG_MARK=$mark	# the final check covers every run
+}
+
+kv "$P/irdma-client-siw-ipv4" "$B4" 7301 "$kb_pid" 0 kb
+kv "$P/irdma-server-siw-ipv4" "$A4" 7302 0 "$kb_pid" kb
+kv "$P/irdma-client-siw-ipv6" "$B6" 7303 "$kb_pid" 0 kb
+kv "$P/irdma-server-siw-ipv6" "$A6" 7304 0 "$kb_pid" kb
+# irdma0's QP without remote write: siw's RDMA WRITE ends the connection
+KV_EXTRA=deny_write=1 kv "$P/irdma-client-siw-deny-write" "$B4" 7307 "$kb_pid" 0 kb
+
+if t_check "$P/link-delete-siw" ip netns exec kb rdma link delete siw0 &&
+	t_check "$P/link-add-irdma1" ip netns exec kb rdma link add irdma1 type irdma_sim netdev kvb; then
+	t_defer ip netns exec kb rdma link delete irdma1
+	kv "$P/irdma-irdma-ipv4" "$B4" 7305 "$kb_pid" 0
+	kv "$P/irdma-irdma-rev-ipv4" "$A4" 7306 0 "$kb_pid"
+	KV_EXTRA=deny_write=1 kv "$P/irdma-irdma-deny-write" "$B4" 7308 "$kb_pid" 0
+	# irdma0's CQ overflows under 16 signaled Writes: reported once
+	KV_EXTRA=cq_overflow=1 kv "$P/irdma-irdma-cq-overflow" "$B4" 7309 "$kb_pid" 0
+	t_check "$P/link-delete-irdma1" ip netns exec kb rdma link delete irdma1
+fi
+
+t_check "$P/link-delete" rdma link delete irdma0
+t_check "$P/modprobe-r" modprobe -r irdma_sim irdma
+t_dmesg_check "$P/dmesg"
+t_exit
