@@ -164,7 +164,7 @@ fresh:
 man:
 	@test -d "$(LINUX_SRC)" || $(TOOLS)/linux-src.sh
 	rm -rf Documentation/man && mkdir -p Documentation/man
-	for f in $$(git ls-files '*.c' | grep -v -e '^tools/' -e '^tests/' -e '/selftests/'); do \
+	for f in $$(git ls-files '*.c' | grep -v -e '^tools/' -e '^tests/'); do \
 		$(LINUX_SRC)/scripts/kernel-doc -man $$f | \
 			perl $(LINUX_SRC)/scripts/split-man.pl Documentation/man; \
 	done

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The model's own selftests for the stock kernel (sim/selftests/link_*.sh,
+# The model's own selftests for the stock kernel (tests/sim/link_*.sh,
 # owned by the irdma_sim engineers) as part of the suite: one result per
 # script.  Their output is shown as diagnostics; exit 0 is PASS, 4 SKIP,
 # anything else FAIL with the script's first FAIL line.  (check.sh needs its
@@ -13,7 +13,7 @@
 P=sim-selftests
 
 found=0
-for s in "$T_REPO"/sim/selftests/link_*.sh; do
+for s in "$T_REPO"/tests/sim/link_*.sh; do
 	[ -f "$s" ] || continue
 	found=1
 	name=$P/$(basename "$s" .sh)
@@ -33,5 +33,5 @@ for s in "$T_REPO"/sim/selftests/link_*.sh; do
 		while read -r l; do timeout 20 rdma link delete "$l"; done
 	modprobe -r irdma_sim irdma 2>/dev/null
 done
-[ "$found" = 1 ] || t_skip "$P" "no sim/selftests/link_*.sh"
+[ "$found" = 1 ] || t_skip "$P" "no tests/sim/link_*.sh"
 t_exit

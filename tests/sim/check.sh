@@ -2,11 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Conformance and robustness checks of irdma_sim with the stand-in driver
-# sim/selftests/check/irdma_sim_check.ko (build it first:
-#   make -C /lib/modules/$KVER/build M=$PWD/sim/selftests/check modules).
+# tests/sim/check/irdma_sim_check.ko (build it first:
+#   make -C /lib/modules/$KVER/build M=$PWD/tests/sim/check modules).
 # Runs the checks twice, once with a careful and once with a sloppy
 # driver teardown, and looks for kernel warnings.
-# Run as root in the test VM: tools/vm/run.sh -- sim/selftests/check.sh
+# Run as root in the test VM: tools/vm/run.sh -- tests/sim/check.sh
 # Exit: 0 pass, 1 fail, 4 skipped.
 
 set -u
@@ -22,7 +22,7 @@ load() {
 	esac
 }
 here=$(cd "$(dirname "$0")" && pwd)
-ko=${IRDMA_KO_DIR:+$IRDMA_KO_DIR/sim/selftests}
+ko=${IRDMA_KO_DIR:+$IRDMA_KO_DIR/tests/sim}
 ko=${ko:-$here}/check/irdma_sim_check.ko
 ret=0
 fail() { echo "FAIL: $*"; ret=1; }

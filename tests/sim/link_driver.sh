@@ -6,7 +6,7 @@
 # rmmod), irdma unloading under a live instance, fault injection into the
 # driver's probe and at run time.  Nothing may be left behind and the
 # kernel log must stay free of warnings.
-# Run as root in the test VM: tools/vm/run.sh -- sim/selftests/link_driver.sh
+# Run as root in the test VM: tools/vm/run.sh -- tests/sim/link_driver.sh
 # Exit: 0 pass, 1 fail, 4 skipped.
 
 set -u

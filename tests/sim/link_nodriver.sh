@@ -4,7 +4,7 @@
 # irdma_sim without the driver: bad input is rejected with the right errno
 # and leaves nothing behind; "rdma link add" with no driver to bind fails
 # with ENODEV and cleans up; load/unload cycles leak nothing.
-# Run as root in the test VM: tools/vm/run.sh -- sim/selftests/link_nodriver.sh
+# Run as root in the test VM: tools/vm/run.sh -- tests/sim/link_nodriver.sh
 # Exit: 0 pass, 1 fail, 4 skipped.
 
 set -u

@@ -9,8 +9,8 @@
 # siw, plain TCP to another port, a segment too large for the ILQ, and
 # bursts of parallel connections; then teardown while connections come and
 # go, and by deleting the netdev.  Meant for the debug kernel
-# (sim/selftests/debug-kernel.sh ilq_wire: lockdep, KASAN, kmemleak) as
-# well as the test VM (tools/vm/run.sh -- sim/selftests/ilq_wire.sh).
+# (tests/sim/debug-kernel.sh ilq_wire: lockdep, KASAN, kmemleak) as
+# well as the test VM (tools/vm/run.sh -- tests/sim/ilq_wire.sh).
 # Needs the test programs built (tools/vm/tests.sh builds them, or
 # gcc -o tests/progs/build/X tests/progs/X.c -libverbs -lrdmacm).
 # Exit: 0 pass, 1 fail, 4 skipped.
@@ -31,7 +31,7 @@ ret=0
 fail() { echo "FAIL: $*"; ret=1; }
 pass() { echo "ok: $*"; }
 here=$(cd "$(dirname "$0")" && pwd)
-progs=${T_PROGS:-$here/../../tests/progs/build}
+progs=${T_PROGS:-$here/../progs/build}
 A=192.0.2.1 B=192.0.2.2 A6=2001:db8::1 B6=2001:db8::2
 
 [ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 4; }

@@ -24,7 +24,7 @@
 #include <linux/random.h>
 #include <linux/slab.h>
 
-#include "../../sim_if.h"
+#include "../../../sim/sim_if.h"
 
 static bool sloppy;
 module_param(sloppy, bool, 0444);

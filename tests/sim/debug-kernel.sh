@@ -4,7 +4,7 @@
 # Run irdma_sim's selftests under a debug kernel: lockdep, KASAN,
 # kmemleak, DMA API debugging, object debugging.
 #
-#   sim/selftests/debug-kernel.sh [--build-only] [TEST...]
+#   tests/sim/debug-kernel.sh [--build-only] [TEST...]
 #
 # TEST is link_nodriver, link_driver or check (default: all three).
 #
@@ -76,7 +76,7 @@ tar -C "$repo" --exclude=.git --exclude='*.o' --exclude='*.ko' \
 make -C "$kb" M="$mods" IRDMA_OOT=1 CONFIG_INFINIBAND_IRDMA=m \
 	CONFIG_IRDMA_SIM=m modules >"$base/modules.log" 2>&1 ||
 	{ tail -20 "$base/modules.log" >&2; exit 1; }
-make -C "$kb" M="$mods/sim/selftests/check" modules >>"$base/modules.log" 2>&1 ||
+make -C "$kb" M="$mods/tests/sim/check" modules >>"$base/modules.log" 2>&1 ||
 	{ tail -20 "$base/modules.log" >&2; exit 1; }
 [ "$build_only" = 0 ] || exit 0
 
@@ -96,7 +96,7 @@ install -m 0755 "$repo/tools/vm/init" "$stage/init"
 	printf 'cd %q || exit 125\n' "$repo"
 	echo 'ret=0'
 	for t in "${tests[@]}"; do
-		printf 'echo "=== %s"; bash sim/selftests/%s.sh || ret=1\n' "$t" "$t"
+		printf 'echo "=== %s"; bash tests/sim/%s.sh || ret=1\n' "$t" "$t"
 	done
 	cat <<'EOF'
 if [ -w /sys/kernel/debug/kmemleak ]; then
