@@ -11,26 +11,14 @@
 
 set -u
 
-# load MODULE: modprobe, or insmod from IRDMA_KO_DIR (the debug kernel of
-# debug-kernel.sh has no /lib/modules for them)
-load() {
-	[ -z "$(awk -v m="$1" '$1 == m' /proc/modules)" ] || return 0
-	case "${IRDMA_KO_DIR:+set}:$1" in
-	set:irdma_sim) insmod "$IRDMA_KO_DIR/sim/irdma_sim.ko" ;;
-	set:irdma) insmod "$IRDMA_KO_DIR/irdma.ko" ;;
-	*) modprobe "$1" ;;
-	esac
-}
+# shellcheck source=tests/sim/lib.sh
+. "$(dirname "$0")/lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 ko=${IRDMA_KO_DIR:+$IRDMA_KO_DIR/tests/sim}
 ko=${ko:-$here}/check/irdma_sim_check.ko
-ret=0
-fail() { echo "FAIL: $*"; ret=1; }
 
-[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 4; }
-[ -f "$ko" ] || { echo "SKIP: $ko not built"; exit 4; }
-[ -n "${IRDMA_KO_DIR:-}" ] || modinfo irdma_sim >/dev/null 2>&1 ||
-	{ echo "SKIP: irdma_sim not installed"; exit 4; }
+sim_require irdma_sim
+[ -f "$ko" ] || skip "$ko not built"
 
 cleanup() {
 	ip link del cva 2>/dev/null
@@ -61,5 +49,4 @@ dmesg | grep "irdma_sim_check: FAIL" | head -20
 if dmesg | grep -E "WARNING:|BUG:|Oops|KASAN|possible .*lock|refcount_t|UBSAN|list_del corruption|kmemleak"; then
 	fail "kernel warnings"
 fi
-[ $ret = 0 ] && echo "PASS" || echo "FAILED"
-exit $ret
+sim_exit

@@ -11,27 +11,11 @@
 
 set -u
 
-# load MODULE: modprobe, or insmod from IRDMA_KO_DIR (the debug kernel of
-# debug-kernel.sh has no /lib/modules for them)
-load() {
-	[ -z "$(awk -v m="$1" '$1 == m' /proc/modules)" ] || return 0
-	case "${IRDMA_KO_DIR:+set}:$1" in
-	set:irdma_sim) insmod "$IRDMA_KO_DIR/sim/irdma_sim.ko" ;;
-	set:irdma) insmod "$IRDMA_KO_DIR/irdma.ko" ;;
-	*) modprobe "$1" ;;
-	esac
-}
-ret=0
-fail() { echo "FAIL: $*"; ret=1; }
-pass() { echo "ok: $*"; }
+# shellcheck source=tests/sim/lib.sh
+. "$(dirname "$0")/lib.sh"
 D=/sys/kernel/debug/irdma_sim
 
-[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 4; }
-command -v rdma >/dev/null || { echo "SKIP: no rdma tool"; exit 4; }
-[ -n "${IRDMA_KO_DIR:-}" ] || modinfo irdma_sim >/dev/null 2>&1 ||
-	{ echo "SKIP: irdma_sim not installed"; exit 4; }
-[ -n "${IRDMA_KO_DIR:-}" ] || modinfo irdma >/dev/null 2>&1 ||
-	{ echo "SKIP: irdma not installed"; exit 4; }
+sim_require rdma irdma_sim irdma
 
 cleanup() {
 	for ns in a b; do ip netns del $ns 2>/dev/null; done
@@ -186,5 +170,4 @@ wait_gone "final"
 if dmesg | grep -E "WARNING:|BUG:|Oops|refcount_t|UBSAN|list_del corruption|unregister_netdevice: waiting"; then
 	fail "kernel warnings"
 fi
-[ $ret = 0 ] && echo "PASS" || echo "FAILED"
-exit $ret
+sim_exit

@@ -9,24 +9,9 @@
 
 set -u
 
-# load MODULE: modprobe, or insmod from IRDMA_KO_DIR (the debug kernel of
-# debug-kernel.sh has no /lib/modules for them)
-load() {
-	[ -z "$(awk -v m="$1" '$1 == m' /proc/modules)" ] || return 0
-	case "${IRDMA_KO_DIR:+set}:$1" in
-	set:irdma_sim) insmod "$IRDMA_KO_DIR/sim/irdma_sim.ko" ;;
-	set:irdma) insmod "$IRDMA_KO_DIR/irdma.ko" ;;
-	*) modprobe "$1" ;;
-	esac
-}
-ret=0
-fail() { echo "FAIL: $*"; ret=1; }
-pass() { echo "ok: $*"; }
-
-[ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 4; }
-command -v rdma >/dev/null || { echo "SKIP: no rdma tool"; exit 4; }
-[ -n "${IRDMA_KO_DIR:-}" ] || modinfo irdma_sim >/dev/null 2>&1 ||
-	{ echo "SKIP: irdma_sim not installed"; exit 4; }
+# shellcheck source=tests/sim/lib.sh
+. "$(dirname "$0")/lib.sh"
+sim_require rdma irdma_sim
 
 cleanup() {
 	ip link del va 2>/dev/null
@@ -110,5 +95,4 @@ leftovers
 slab_after=$(awk '/^kmalloc-/ { s += $2 } END { print s }' /proc/slabinfo)
 echo "kmalloc objects before $slab_before after $slab_after"
 dmesg | grep -E "WARNING|BUG|Oops|leak|refcount" && fail "kernel warnings"
-[ $ret = 0 ] && echo "PASS" || echo "FAILED"
-exit $ret
+sim_exit
