@@ -51,6 +51,10 @@
 # RDMA: t_rdma_dev_exists DEV, t_port_state DEV [PORT], t_port_state_is
 # DEV STATE, t_devinfo_field DEV FIELD, t_rdma_listening PORT.
 #
+# The model: t_need_progs NAME PROG... (tests/progs built), t_sim_dbg (an
+# instance's debugfs directory), t_sim_net DIR FIELD and t_sim_net_errors
+# DIR (its "net" counters).
+#
 # Waiting: t_wait SEC CMD... polls CMD every 0.1 s until it succeeds;
 # t_timeout SEC CMD... is timeout(1) for library functions too.  Every
 # command that might block runs under a timeout.
@@ -437,6 +441,44 @@ t_rdma_listening() {
 t_devinfo_field() {
 	timeout 10 ibv_devinfo -v -d "$1" 2>/dev/null |
 		sed -n "s/^[[:space:]]*$2:[[:space:]]*//p" | head -n1
+}
+
+# --- the model (irdma_sim) -------------------------------------------------
+
+# t_need_progs NAME PROG...: FAIL NAME and end the script unless every PROG
+# of tests/progs is built (tools/vm/tests.sh builds them on the host)
+t_need_progs() {
+	local name=$1 p
+	shift
+	for p in "$@"; do
+		[ -x "$T_PROGS/$p" ] && continue
+		t_fail "$name" "$T_PROGS/$p is not built"
+		t_exit
+	done
+}
+
+# t_sim_dbg: the debugfs directory of the (last) irdma_sim instance with a
+# "net" file; nothing when there is none
+t_sim_dbg() {
+	local d found=
+	for d in /sys/kernel/debug/irdma_sim/irdma_sim*; do
+		[ ! -f "$d/net" ] || found=$d
+	done
+	echo "$found"
+}
+
+# t_sim_net DIR FIELD: a counter of the model's "net" file in DIR
+t_sim_net() { sed -n "s/^$2 //p" "$1/net" 2>/dev/null; }
+
+# t_sim_net_errors DIR: the model's error counters in DIR/net that are not
+# 0, as " NAME=VALUE" each; nothing when every one is 0
+t_sim_net_errors() {
+	local c v
+	for c in rx_no_qp rx_no_wqe rx_bad_hdr rx_bad_csum rx_bad_buf rx_cq_full \
+		tx_bad_op tx_bad_len tx_bad_buf tx_bad_ah tx_bad_arp tx_dropped tx_cq_full; do
+		v=$(t_sim_net "$1" "$c")
+		[ "$v" = 0 ] || printf ' %s=%s' "$c" "$v"
+	done
 }
 
 # t_ko_path MOD: where modprobe finds MOD (modinfo -n)

@@ -25,12 +25,7 @@ P=ilq
 
 t_require "$P/tools" rdma ibv_devinfo || t_exit
 t_need_ours "$P" irdma irdma_sim
-for prog in cm_reject mpa_peer; do
-	if [ ! -x "$T_PROGS/$prog" ]; then
-		t_fail "$P/progs" "$T_PROGS/$prog is not built"
-		t_exit
-	fi
-done
+t_need_progs "$P/progs" cm_reject mpa_peer
 if ! t_hosts_up; then
 	t_fail "$P/hosts" "cannot create netns a/b joined by va/vb"
 	t_exit
@@ -51,12 +46,9 @@ fi
 t_defer rdma link delete irdma0
 t_check "$P/link-add-siw" t_in "$T_NS_B" rdma link add siw0 type siw netdev "$T_IF_B"
 t_defer rdma link delete siw0
-dbg=
-for d in /sys/kernel/debug/irdma_sim/irdma_sim*; do
-	[ -f "$d/net" ] && dbg=$d
-done
+dbg=$(t_sim_dbg)
 # net_field NAME: a counter of the model's "net" debugfs file
-net_field() { sed -n "s/^$1 //p" "$dbg/net" 2>/dev/null; }
+net_field() { t_sim_net "$dbg" "$1"; }
 if [ -n "$dbg" ] && [ "$(net_field attached)" = 1 ]; then
 	t_pass "$P/attached"
 else
@@ -234,11 +226,7 @@ wait "$spid" 2>/dev/null
 # --- counters ----------------------------------------------------------------
 t_log "model counters:"
 t_indent <"$dbg/net"
-bad=
-for c in rx_no_qp rx_no_wqe rx_bad_hdr rx_bad_csum rx_bad_buf rx_cq_full \
-	tx_bad_op tx_bad_len tx_bad_buf tx_bad_ah tx_bad_arp tx_dropped tx_cq_full; do
-	[ "$(net_field "$c")" = 0 ] || bad+=" $c=$(net_field "$c")"
-done
+bad=$(t_sim_net_errors "$dbg")
 if [ -z "$bad" ] && [ "$(net_field rx_syn)" -ge 7 ] && [ "$(net_field tx_sent)" -ge 14 ]; then
 	t_pass "$P/counters"
 else
