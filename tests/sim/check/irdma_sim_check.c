@@ -800,33 +800,30 @@ static bool chk_events(struct chk *c)
 	CHECK(c, chk_wait_irq(c, 1, 3), "third IRQ: %d",
 	      atomic_read(&c->irqs[1].count));
 
-	/* CCQ overflow: CQEs dropped, AE CQ_OPERATION_ERROR; AEQ overflow */
+	/*
+	 * CCQ overflow: the CQEs that do not fit are dropped with one AE
+	 * CQ_OPERATION_ERROR, and the CCQ is in error from then on: no CQE
+	 * and no second AE (the AEQ's own overflow: chk_objects())
+	 */
 	chk_wr(c, IRDMA_GEN2_DYN_CTL0 + 4 * c->sadev->vectors[0].idx,
 	       IRDMA_DYN_CTL_INTENA);
-	for (i = 0; i < CHK_CCQ_SIZE + CHK_AEQ_SIZE + 2; i++)
+	for (i = 0; i < CHK_CCQ_SIZE + 2; i++)
 		chk_expect(c, qw, false, "NOP into a full CCQ");
 	n = chk_ccq_drain(c);
 	CHECK(c, n == CHK_CCQ_SIZE - 1, "full CCQ holds %d CQEs", n);
 	aeq = c->aeq->va;
-	for (i = 0; i < CHK_AEQ_SIZE; i++) {
-		v = le64_to_cpu(READ_ONCE(aeq[2 * i + 1]));
-		CHECK(c, (v & IRDMA_AEQE_QW1_VALID) &&
-		      FIELD_GET(IRDMA_AEQE_QW1_AECODE, v) ==
-		      IRDMA_AE_CQ_OPERATION_ERROR &&
-		      FIELD_GET(IRDMA_AEQE_QW1_AESRC, v) == IRDMA_AE_SOURCE_CQ &&
-		      le64_to_cpu(aeq[2 * i]) == CHK_MAGIC,
-		      "AEQE %u: %#llx", i, v);
-		CHECK(c, !!(v & IRDMA_AEQE_QW1_OVERFLOW) == (i == CHK_AEQ_SIZE - 1),
-		      "AEQE %u overflow bit: %#llx", i, v);
-	}
+	v = le64_to_cpu(READ_ONCE(aeq[1]));
+	CHECK(c, (v & IRDMA_AEQE_QW1_VALID) && !(v & IRDMA_AEQE_QW1_OVERFLOW) &&
+	      FIELD_GET(IRDMA_AEQE_QW1_AECODE, v) == IRDMA_AE_CQ_OPERATION_ERROR &&
+	      FIELD_GET(IRDMA_AEQE_QW1_AESRC, v) == IRDMA_AE_SOURCE_CQ &&
+	      le64_to_cpu(aeq[0]) == CHK_MAGIC, "CCQ overflow AEQE: %#llx", v);
 	CHECK(c, chk_wait_irq(c, 0, 1), "AEQ IRQ: %d", atomic_read(&c->irqs[0].count));
-	/* the next lap has valid bit 0: make the old entries read as 1 */
-	memset(aeq, 0xff, c->aeq->len);
-	chk_wr(c, IRDMA_GEN2_AEQALLOC, CHK_AEQ_SIZE);
-	chk_wr(c, IRDMA_GEN2_DYN_CTL0 + 4 * c->sadev->vectors[0].idx,
-	       IRDMA_DYN_CTL_INTENA);
 	chk_expect(c, qw, false, "NOP after the overflow");
-	CHECK(c, chk_ccq_drain(c) == 1, "CCQ works after the overflow");
+	n = chk_ccq_drain(c);
+	CHECK(c, n == 0, "CCQ in error after the overflow: %d CQEs", n);
+	v = le64_to_cpu(READ_ONCE(aeq[3]));
+	CHECK(c, !(v & IRDMA_AEQE_QW1_VALID), "one AE for the overflow: AEQE 1 %#llx", v);
+	chk_wr(c, IRDMA_GEN2_AEQALLOC, 1);
 	return true;
 }
 
@@ -878,14 +875,34 @@ static void chk_objects(struct chk *c)
 	       FIELD_PREP(IRDMA_CQP_FLUSH_QW3_QPID, 5) |
 	       IRDMA_CQP_FLUSH_QW3_GENERATE_AE);
 	qw[1] = FIELD_PREP(IRDMA_CQP_FLUSH_QW1_AECODE, IRDMA_AE_BAD_CLOSE);
-	chk_expect(c, qw, false, "GEN_AE");
-	v = le64_to_cpu(READ_ONCE(aeq[1]));
-	CHECK(c, !(v & IRDMA_AEQE_QW1_VALID) &&	/* second lap */
-	      FIELD_GET(IRDMA_AEQE_QW1_AECODE, v) == IRDMA_AE_BAD_CLOSE &&
-	      FIELD_GET(IRDMA_AEQE_QW1_QPCQID_LOW, v) == 5 &&
-	      FIELD_GET(IRDMA_AEQE_QW1_IWSTATE, v) == IRDMA_QPS_RTS &&
-	      le64_to_cpu(aeq[0]) == CHK_MAGIC + 5, "GEN_AE AEQE %#llx/%#llx",
-	      le64_to_cpu(aeq[0]), v);
+	/*
+	 * Slot 0 of the AEQ holds the CCQ overflow's AEQE, consumed: GEN_AE
+	 * into slots 1 to 3, then slot 0 of the second lap (valid bit 0)
+	 * with the overflow bit, as the last free slot; with none free the
+	 * AE is dropped.
+	 */
+	for (i = 1; i <= CHK_AEQ_SIZE + 1; i++) {
+		u32 slot = i % CHK_AEQ_SIZE;
+		bool lap2 = i >= CHK_AEQ_SIZE;
+
+		chk_expect(c, qw, false, "GEN_AE");
+		if (i > CHK_AEQ_SIZE)
+			break;
+		v = le64_to_cpu(READ_ONCE(aeq[2 * slot + 1]));
+		CHECK(c, !!(v & IRDMA_AEQE_QW1_VALID) == !lap2 &&
+		      FIELD_GET(IRDMA_AEQE_QW1_AECODE, v) == IRDMA_AE_BAD_CLOSE &&
+		      FIELD_GET(IRDMA_AEQE_QW1_QPCQID_LOW, v) == 5 &&
+		      FIELD_GET(IRDMA_AEQE_QW1_IWSTATE, v) == IRDMA_QPS_RTS &&
+		      le64_to_cpu(aeq[2 * slot]) == CHK_MAGIC + 5,
+		      "GEN_AE AEQE %u: %#llx/%#llx", i,
+		      le64_to_cpu(aeq[2 * slot]), v);
+		CHECK(c, !!(v & IRDMA_AEQE_QW1_OVERFLOW) == (i == CHK_AEQ_SIZE),
+		      "GEN_AE AEQE %u overflow bit: %#llx", i, v);
+	}
+	v = le64_to_cpu(READ_ONCE(aeq[3]));
+	CHECK(c, v & IRDMA_AEQE_QW1_VALID,
+	      "GEN_AE into a full AEQ dropped: slot 1 %#llx", v);
+	chk_wr(c, IRDMA_GEN2_AEQALLOC, CHK_AEQ_SIZE);
 	chk_op(qw, IRDMA_CQP_OP_DESTROY_QP, FIELD_PREP(IRDMA_CQP_QP_QW3_QPID, 5) |
 	       FIELD_PREP(IRDMA_CQP_QP_QW3_QPTYPE, IRDMA_QP_TYPE_UDA));
 	qw[2] = qpc->pa;
