@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Conformance and robustness checks of irdma_sim with the stand-in driver
-# tests/sim/check/irdma_sim_check.ko (build it first:
+# tests/sim/check/irdma_sim_check.ko (tools/vm/tests.sh builds it; by hand:
 #   make -C /lib/modules/$KVER/build M=$PWD/tests/sim/check modules).
 # Runs the checks twice, once with a careful and once with a sloppy
 # driver teardown, and looks for kernel warnings.
-# Run as root in the test VM: tools/vm/run.sh -- tests/sim/check.sh
+# Run as root in the test VM: tests/vm/50-sim-selftests.sh runs it, or by
+# hand tools/vm/run.sh -- tests/sim/check.sh
 # Exit: 0 pass, 1 fail, 4 skipped.
 
 set -u

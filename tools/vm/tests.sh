@@ -15,9 +15,9 @@
 # killed), the running script is counted FAIL and a fresh VM runs the rest.
 # Exit status 1 if anything failed.
 #
-# First, on the host: the C programs in tests/progs/*.c are compiled
-# into tests/progs/build/ (gitignored) with -libverbs -lrdmacm, and
-# the kernel test modules of tests/kmod for the target kernel.  A
+# First, on the host: the C programs in tests/progs/*.c are compiled into
+# tests/progs/build/ (gitignored) with -libverbs -lrdmacm, and the kernel
+# test modules of tests/kmod and tests/sim/check for the target kernel.  A
 # script with "# host-setup: CMD" in its first 20 lines has CMD (a command
 # line, run from the repo) run on the host before the VM boots, for work
 # too slow for the guest; its output is shown as "# " diagnostics when it
@@ -194,13 +194,16 @@ build_progs() {
 		fi
 	done
 	rm -f "$out/.err"
-	# kernel test modules (tests/kmod), for the target kernel
-	local kdir=/usr/src/linux-headers-${KVER:-$("$repo/tools/kver.sh")}
-	if ! make -s -C "$kdir" M="$repo/tests/kmod" modules >"$out/.kerr" 2>&1; then
-		sed 's/^/# /' "$out/.kerr"
-		echo "FAIL: vm/progs: tests/kmod does not build"
-		n=$((n + 1))
-	fi
+	# kernel test modules (tests/kmod, the model's stand-in driver
+	# tests/sim/check), for the target kernel
+	local kdir=/usr/src/linux-headers-${KVER:-$("$repo/tools/kver.sh")} m
+	for m in tests/kmod tests/sim/check; do
+		if ! make -s -C "$kdir" M="$repo/$m" modules >"$out/.kerr" 2>&1; then
+			sed 's/^/# /' "$out/.kerr"
+			echo "FAIL: vm/progs: $m does not build"
+			n=$((n + 1))
+		fi
+	done
 	rm -f "$out/.kerr"
 	return "$n"
 }
