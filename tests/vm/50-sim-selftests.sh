@@ -8,7 +8,7 @@
 # (tests/sim/check) is built on the host by tools/vm/tests.sh.  Not run
 # here: lib.sh (sourced by the others) and debug-kernel.sh (a host script:
 # it runs these scripts under a debug kernel of its own).
-# timeout: 900
+# timeout: 1260
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 P=sim-selftests
@@ -20,14 +20,14 @@ for s in "$T_REPO"/tests/sim/*.sh; do
 	found=1
 	name=$P/$(basename "$s" .sh)
 	start=$SECONDS
-	out=$(timeout -k 10 280 bash "$s" </dev/null 2>&1)
+	out=$(timeout -k 10 400 bash "$s" </dev/null 2>&1)
 	rc=$?
 	t_indent <<<"$out"
 	t_log "$name: $((SECONDS - start)) s"
 	case "$rc" in
 	0) t_pass "$name" ;;
 	4) t_skip "$name" "$(grep -m1 '^SKIP' <<<"$out" | cut -c1-200)" ;;
-	124 | 137) t_fail "$name" "timed out after 280 s" ;;
+	124 | 137) t_fail "$name" "timed out after 400 s" ;;
 	*) t_fail "$name" "exit $rc: $(grep -m1 '^FAIL' <<<"$out" | cut -c1-200)" ;;
 	esac
 	# the next script starts from a clean slate
