@@ -913,12 +913,16 @@ struct irdma_cm_info {
 #define IRDMA_CM_RDMAP_WRITE		0x40	/* RV 1, opcode 0 */
 #define IRDMA_CM_RDMAP_READ_REQ		0x41	/* RV 1, opcode 1 */
 #define IRDMA_CM_DDP_QN_READ_REQ	1
+#define IRDMA_CM_RDMAP_TERMINATE	0x47	/* RV 1, opcode 7 */
+#define IRDMA_CM_DDP_QN_TERMINATE	2
+#define IRDMA_CM_TERM_LAYER_MPA		0x20	/* layer LLP, error type MPA */
 #define IRDMA_CM_MPA_CRC_LEN		4
 #define IRDMA_CM_RTR_MAX_FPDU		64
 /* FPDUs irdma_cm_rtr_close() sends before its FIN: the RTR and a nudge */
 #define IRDMA_CM_RTR_FPDUS		2
 
 static void irdma_cm_event_handler(struct work_struct *w);
+static u32 irdma_cm_build_mpa_term(u8 code, u8 *buf);
 static void irdma_cm_node_finish(struct irdma_cm_node *cm_node);
 static void irdma_cm_report_fail(struct irdma_cm_node *cm_node, int status);
 static void irdma_dec_refcnt_listen(struct irdma_cm_core *cm_core,
@@ -2954,13 +2958,17 @@ static void irdma_cm_mpa_request_rcvd(struct irdma_cm_node *cm_node)
  * A reject is reported as CONNECT_REPLY(-ECONNREFUSED) with the peer's
  * private data; the peer's FIN follows.  A malformed reply, one asking
  * for markers (we send none), or one that fails the RFC 6581 negotiation
- * ends the connection with RST and CONNECT_REPLY(-ECONNREFUSED).  An
- * acceptable one offloads the connection (irdma_cm_event_connected()).
+ * ends the connection with RST and CONNECT_REPLY(-ECONNREFUSED); a failed
+ * negotiation is first told to the responder in a TERMINATE carrying the
+ * MPA error code.  An acceptable reply offloads the connection
+ * (irdma_cm_event_connected()).
  *
  * Context: cm_core->mutex held.
  */
 static void irdma_cm_mpa_reply_rcvd(struct irdma_cm_node *cm_node)
 {
+	u8 term[IRDMA_CM_RTR_MAX_FPDU];
+	u32 len;
 	int ret;
 
 	lockdep_assert_held(&cm_node->core->mutex);
@@ -2990,6 +2998,10 @@ static void irdma_cm_mpa_reply_rcvd(struct irdma_cm_node *cm_node)
 			irdma_cm_err(cm_node->core,
 				     "MPA negotiation failed, error %u\n",
 				     cm_node->mpa_err);
+			/* the responder learns why before the reset */
+			len = irdma_cm_build_mpa_term(cm_node->mpa_err, term);
+			irdma_cm_send_seg(cm_node, NULL, 0, term, len,
+					  IRDMA_TCP_ACK | IRDMA_TCP_PSH, false);
 			irdma_active_open_err(cm_node, true, -ECONNREFUSED);
 			return;
 		}
@@ -3686,6 +3698,38 @@ static u32 irdma_cm_build_rtr(const struct irdma_cm_node *cm_node, u8 *buf)
 		/* sink STag and TO 0: nothing is placed */
 	}
 	put_unaligned_be16(ulpdu, buf);
+	len = ALIGN(2 + ulpdu, 4);
+	put_unaligned_le32(irdma_cm_crc32c(buf, len), buf + len);
+	return len + IRDMA_CM_MPA_CRC_LEN;
+}
+
+/**
+ * irdma_cm_build_mpa_term() - the TERMINATE that refuses an MPA reply
+ * @code: MPA error code (IRDMA_MPA_ERR_*)
+ * @buf: room for IRDMA_CM_RTR_MAX_FPDU bytes
+ *
+ * An initiator that cannot take the responder's reply (no matching RTR,
+ * insufficient IRD: RFC 6581) tells it in a TERMINATE before the
+ * connection goes: the first message of the Terminate queue (queue 2,
+ * MSN 1), layer LLP, error type MPA, @code, no offending headers, framed
+ * by MPA with the CRC.
+ *
+ * Context: pure.
+ * Return: the FPDU length.
+ */
+static u32 irdma_cm_build_mpa_term(u8 code, u8 *buf)
+{
+	u32 ulpdu = IRDMA_CM_DDP_UNTAGGED_HDR + 4, len;
+	u8 *term = buf + 2 + IRDMA_CM_DDP_UNTAGGED_HDR;
+
+	memset(buf, 0, IRDMA_CM_RTR_MAX_FPDU);
+	put_unaligned_be16(ulpdu, buf);
+	buf[2] = IRDMA_CM_DDP_CTL_UNTAGGED;
+	buf[3] = IRDMA_CM_RDMAP_TERMINATE;
+	put_unaligned_be32(IRDMA_CM_DDP_QN_TERMINATE, buf + 8);
+	put_unaligned_be32(1, buf + 12);	/* MSN; MO 0 */
+	term[0] = IRDMA_CM_TERM_LAYER_MPA;
+	term[1] = code;				/* no M, D, R: nothing follows */
 	len = ALIGN(2 + ulpdu, 4);
 	put_unaligned_le32(irdma_cm_crc32c(buf, len), buf + len);
 	return len + IRDMA_CM_MPA_CRC_LEN;

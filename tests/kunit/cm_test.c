@@ -2470,6 +2470,65 @@ static void irdma_test_markers_reply_refused(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, a->refs, 0);
 }
 
+/*
+ * a reply whose ORD exceeds our IRD fails the RFC 6581 negotiation: a
+ * TERMINATE with MPA error 0x06 (insufficient IRD), then RST
+ */
+static void irdma_test_reply_negotiation_terminate(struct kunit *test)
+{
+	struct irdma_test_cmid *l = irdma_t_listen(test, true, NULL, 4);
+	struct irdma_test_cmid *a = irdma_t_cmid(test, 0);
+	struct irdma_test_cmid *n = irdma_t_cmid(test, 1);
+	const struct irdma_test_seg *s = NULL;
+	bool rst = false;
+	const u8 *f;
+	int i;
+
+	irdma_tw->filter = irdma_t_corrupt_mpa;
+	irdma_tw->fault_from = 1;
+	/* the high byte of the reply's ORD: 256 more than it said */
+	irdma_tw->corrupt_off = IRDMA_CM_TCP_HDR_SIZE + 20 + 2;
+	irdma_tw->corrupt_xor = 0x01;
+	KUNIT_ASSERT_EQ(test, irdma_t_connect(test, a, "t", 1), 0);
+	irdma_t_pump();
+	KUNIT_ASSERT_EQ(test, l->nev, 1);
+	KUNIT_ASSERT_EQ(test, irdma_t_accept(l, n, 10, NULL, 0, 8, 8), 0);
+	irdma_t_run(30);
+	KUNIT_EXPECT_EQ(test, irdma_tw->fault_n, -1);	/* the filter acted */
+	KUNIT_ASSERT_EQ(test, a->nev, 1);
+	KUNIT_EXPECT_EQ(test, a->ev[0].type, IW_CM_EVENT_CONNECT_REPLY);
+	KUNIT_EXPECT_EQ(test, a->ev[0].status, -ECONNREFUSED);
+	/* our last data segment is the TERMINATE, and an RST follows it */
+	for (i = 0; i < irdma_tw->nlog; i++) {
+		if (irdma_tw->log[i].from != 0)
+			continue;
+		if (irdma_tw->log[i].datalen) {
+			s = &irdma_tw->log[i];
+			rst = false;
+		}
+		if (irdma_tw->log[i].flags & IRDMA_TCP_RST)
+			rst = true;
+	}
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	KUNIT_EXPECT_TRUE(test, rst);
+	f = s->seg + s->hdr_len;
+	KUNIT_ASSERT_EQ(test, s->datalen, 28u);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be16(f), 22);
+	KUNIT_EXPECT_EQ(test, f[2], 0x41);	/* untagged, last, DDP v1 */
+	KUNIT_EXPECT_EQ(test, f[3], 0x47);	/* RDMAP v1, TERMINATE */
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(f + 8), 2u);	/* QN */
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(f + 12), 1u);	/* MSN */
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(f + 16), 0u);	/* MO */
+	KUNIT_EXPECT_EQ(test, f[20], 0x20);	/* layer LLP, type MPA */
+	KUNIT_EXPECT_EQ(test, f[21], IRDMA_MPA_ERR_INSUFF_IRD);
+	KUNIT_EXPECT_EQ(test, f[22], 0);	/* no M, D, R */
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(f + 24),
+			irdma_cm_crc32c(f, 24));
+	KUNIT_EXPECT_GE(test, irdma_t_core(0)->stats.resets_sent, 1ull);
+	KUNIT_EXPECT_EQ(test, irdma_t_tqp(0, 0)->refs, 0);
+	KUNIT_EXPECT_EQ(test, a->refs, 0);
+}
+
 static void irdma_test_bad_pdlen_resets(struct kunit *test)
 {
 	struct irdma_test_cmid *l = irdma_t_listen(test, true, NULL, 4);
@@ -4907,6 +4966,7 @@ static struct kunit_case irdma_cm_conn_cases[] = {
 	KUNIT_CASE(irdma_test_v2_client_server_accepted),
 	KUNIT_CASE(irdma_test_markers_request_refused),
 	KUNIT_CASE(irdma_test_markers_reply_refused),
+	KUNIT_CASE(irdma_test_reply_negotiation_terminate),
 	KUNIT_CASE(irdma_test_bad_pdlen_resets),
 	KUNIT_CASE(irdma_test_accept_negotiation_refused),
 	KUNIT_CASE(irdma_test_accept_refused_frees_backlog),
