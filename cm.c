@@ -3666,6 +3666,27 @@ static u32 irdma_cm_crc32c(const u8 *p, u32 len)
 }
 
 /**
+ * irdma_cm_fpdu_seal() - frame a ULPDU built at @buf + 2 as an MPA FPDU
+ * @buf: the FPDU: its length field, then the ULPDU, then room for the pad
+ *	(zeroed by the caller) and the CRC
+ * @ulpdu: bytes of the ULPDU
+ *
+ * Writes the length field and the CRC (always negotiated, see
+ * irdma_cm_init_tsa_conn()).
+ *
+ * Context: pure.
+ * Return: the FPDU length.
+ */
+static u32 irdma_cm_fpdu_seal(u8 *buf, u32 ulpdu)
+{
+	u32 len = ALIGN(2 + ulpdu, 4);
+
+	put_unaligned_be16(ulpdu, buf);
+	put_unaligned_le32(irdma_cm_crc32c(buf, len), buf + len);
+	return len + IRDMA_CM_MPA_CRC_LEN;
+}
+
+/**
  * irdma_cm_build_rtr() - the zero-length RTR operation as one FPDU
  * @cm_node: active node; cm_node->rtr says which operation
  * @buf: room for IRDMA_CM_RTR_MAX_FPDU bytes
@@ -3680,7 +3701,7 @@ static u32 irdma_cm_crc32c(const u8 *p, u32 len)
  */
 static u32 irdma_cm_build_rtr(const struct irdma_cm_node *cm_node, u8 *buf)
 {
-	u32 ulpdu, len;
+	u32 ulpdu;
 
 	memset(buf, 0, IRDMA_CM_RTR_MAX_FPDU);
 	if (cm_node->rtr == IRDMA_RTR_READ && !cm_node->rtr_sent) {
@@ -3697,10 +3718,7 @@ static u32 irdma_cm_build_rtr(const struct irdma_cm_node *cm_node, u8 *buf)
 		buf[3] = IRDMA_CM_RDMAP_WRITE;
 		/* sink STag and TO 0: nothing is placed */
 	}
-	put_unaligned_be16(ulpdu, buf);
-	len = ALIGN(2 + ulpdu, 4);
-	put_unaligned_le32(irdma_cm_crc32c(buf, len), buf + len);
-	return len + IRDMA_CM_MPA_CRC_LEN;
+	return irdma_cm_fpdu_seal(buf, ulpdu);
 }
 
 /**
@@ -3719,20 +3737,17 @@ static u32 irdma_cm_build_rtr(const struct irdma_cm_node *cm_node, u8 *buf)
  */
 static u32 irdma_cm_build_mpa_term(u8 code, u8 *buf)
 {
-	u32 ulpdu = IRDMA_CM_DDP_UNTAGGED_HDR + 4, len;
+	u32 ulpdu = IRDMA_CM_DDP_UNTAGGED_HDR + 4;
 	u8 *term = buf + 2 + IRDMA_CM_DDP_UNTAGGED_HDR;
 
 	memset(buf, 0, IRDMA_CM_RTR_MAX_FPDU);
-	put_unaligned_be16(ulpdu, buf);
 	buf[2] = IRDMA_CM_DDP_CTL_UNTAGGED;
 	buf[3] = IRDMA_CM_RDMAP_TERMINATE;
 	put_unaligned_be32(IRDMA_CM_DDP_QN_TERMINATE, buf + 8);
 	put_unaligned_be32(1, buf + 12);	/* MSN; MO 0 */
 	term[0] = IRDMA_CM_TERM_LAYER_MPA;
 	term[1] = code;				/* no M, D, R: nothing follows */
-	len = ALIGN(2 + ulpdu, 4);
-	put_unaligned_le32(irdma_cm_crc32c(buf, len), buf + len);
-	return len + IRDMA_CM_MPA_CRC_LEN;
+	return irdma_cm_fpdu_seal(buf, ulpdu);
 }
 
 /**

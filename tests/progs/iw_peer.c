@@ -160,7 +160,7 @@ int main(int argc, char **argv)
 	};
 	struct addrinfo *ai;
 	int fd, c, r, seen_term = 0;
-	size_t n = 0, i;
+	size_t n = 0, i, first;
 	uint16_t len;
 
 	while ((c = getopt(argc, argv, "m:a:p:t:")) != -1) {
@@ -214,25 +214,24 @@ int main(int argc, char **argv)
 	}
 	printf("iw_peer: MPA reply flags %#x rev %u\n", rep[16], rep[17]);
 
+	/* the modes but garbage send the RTR first (badcrc: only it, spoilt) */
+	first = rtr(buf, !strcmp(mode, "badcrc"));
+	n = first;
 	if (!strcmp(mode, "badcrc")) {
-		n = rtr(buf, 1);
+		/* nothing after the spoilt RTR */
 	} else if (!strcmp(mode, "badstag")) {
-		n = rtr(buf, 0);
 		memset(u, 0, sizeof(u));
 		u[0] = 0x80 | 0x40 | 0x01;	/* tagged, last */
 		u[1] = 0x40;			/* Write */
 		put32(u + 2, 0xdeadbe00);
 		n += fpdu(buf + n, u, 14 + 32, 0);
 	} else if (!strcmp(mode, "msn")) {
-		n = rtr(buf, 0);
 		untagged(u, 3, 0, 7);
 		n += fpdu(buf + n, u, 18 + 16, 0);
 	} else if (!strcmp(mode, "reads")) {
-		n = rtr(buf, 0);
 		for (i = 2; i < 302; i++)
 			n += rreq(buf + n, i, 0, 0, 0);
 	} else if (!strcmp(mode, "rreqstag")) {
-		n = rtr(buf, 0);
 		n += rreq(buf + n, 2, 0xdeadbe00, 64, 0);
 	} else if (!strcmp(mode, "garbage")) {
 		srand(42);
@@ -250,14 +249,13 @@ int main(int argc, char **argv)
 	 * connection established: the offence then hits a running QP
 	 */
 	if (strcmp(mode, "badcrc") && strcmp(mode, "garbage")) {
-		i = rtr(u, 0);	/* the length of the RTR buf starts with */
-		if (write_all(fd, buf, i)) {
+		if (write_all(fd, buf, first)) {
 			perror("iw_peer: write");
 			return 1;
 		}
 		usleep(500 * 1000);
-		memmove(buf, buf + i, n - i);
-		n -= i;
+		memmove(buf, buf + first, n - first);
+		n -= first;
 	}
 	if (write_all(fd, buf, n)) {
 		perror("iw_peer: write");
