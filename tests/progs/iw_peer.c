@@ -16,7 +16,11 @@
  *            than any inbound read queue holds
  *   rreqstag the RTR, then a 64-byte Read Request from a source STag that
  *            does not exist
- * and expects a TERMINATE from the peer (DDP untagged, QN 2, RDMAP opcode
+ *   split    the RTR, then a good Send (rping's buffer advertisement) in
+ *            two TCP segments 300 ms apart, the first ending inside the
+ *            FPDU: the peer must take it and read from us (a Read
+ *            Request, exit 0), not answer with a TERMINATE
+ * and, but for split, expects a TERMINATE from the peer (DDP untagged, QN 2, RDMAP opcode
  * 7), possibly after zero-length Read Responses, then the end of the
  * connection (FIN or RST).  Prints the TERMINATE's layer/type, code,
  * header-control byte (M 0x80, D 0x40, R 0x20) and, with M, the DDP
@@ -31,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/tcp.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -159,7 +164,7 @@ int main(int argc, char **argv)
 		.ai_socktype = SOCK_STREAM,
 	};
 	struct addrinfo *ai;
-	int fd, c, r, seen_term = 0;
+	int fd, c, r, seen_term = 0, seen_rreq = 0, split;
 	size_t n = 0, i, first;
 	uint16_t len;
 
@@ -233,6 +238,13 @@ int main(int argc, char **argv)
 			n += rreq(buf + n, i, 0, 0, 0);
 	} else if (!strcmp(mode, "rreqstag")) {
 		n += rreq(buf + n, 2, 0xdeadbe00, 64, 0);
+	} else if (!strcmp(mode, "split")) {
+		/* rping's first Send: where to read from (64 bytes) */
+		untagged(u, 3, 0, 1);
+		put32(u + 18 + 4, 0x1000);
+		put32(u + 18 + 8, 0x12345600);
+		put32(u + 18 + 12, 64);
+		n += fpdu(buf + n, u, 18 + 16, 0);
 	} else if (!strcmp(mode, "garbage")) {
 		srand(42);
 		n = 65536;
@@ -257,7 +269,20 @@ int main(int argc, char **argv)
 		memmove(buf, buf + first, n - first);
 		n -= first;
 	}
-	if (write_all(fd, buf, n)) {
+	/*
+	 * split: the FPDU's length runs past the first segment; the rest
+	 * follows in a second one 300 ms later
+	 */
+	split = !strcmp(mode, "split") ? 12 : 0;
+	c = 1;
+	if (split && (setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &c, sizeof(c)) ||
+		      write_all(fd, buf, split))) {
+		perror("iw_peer: write");
+		return 1;
+	}
+	if (split)
+		usleep(300 * 1000);
+	if (write_all(fd, buf + split, n - split)) {
 		perror("iw_peer: write");
 		return 1;
 	}
@@ -286,12 +311,23 @@ int main(int argc, char **argv)
 			printf("iw_peer: FPDU opcode %u length %u\n",
 			       buf[3] & 0x0f, len);
 		}
+		/* split: the peer took the Send and reads from us */
+		if (split && !(buf[2] & 0x80) && (buf[3] & 0x0f) == 1) {
+			printf("iw_peer: Read Request after the split Send\n");
+			seen_rreq = 1;
+			break;
+		}
+	}
+	if (split) {
+		close(fd);
+		return seen_rreq && !seen_term ? 0 : 1;
 	}
 	printf("iw_peer: connection ended%s\n", r < 0 ? " (timeout)" : "");
 	close(fd);
 	return seen_term && r > 0 ? 0 : 1;
 
 usage:
-	fprintf(stderr, "usage: iw_peer -m badcrc|badstag|garbage|msn|reads|rreqstag -a ADDR -p PORT [-t SEC]\n");
+	fprintf(stderr, "usage: iw_peer -m MODE -a ADDR -p PORT [-t SEC]\n"
+		"MODE: badcrc|badstag|garbage|msn|reads|rreqstag|split\n");
 	return 1;
 }

@@ -14,7 +14,8 @@
 # connection; the rping server must get its error and exit, and nothing
 # may crash.  The same offences against siw (rping on siw0), but the bad
 # CRC, must get siw's TERMINATE.  The offence follows the RTR by half a
-# second, once the listener has the connection.  Also: the rping
+# second, once the listener has the connection.  A good Send whose FPDU
+# runs past its first TCP segment must be taken, by both stacks.  Also: the rping
 # client killed in the middle of a run (the model sees the reset) and the
 # server killed (the model resets the connection).  The driver's AE
 # counters show the CRC errors.  Then the module unloads with a clean
@@ -105,6 +106,34 @@ peer "$P/garbage" garbage 7304
 peer "$P/too-many-reads" reads 7307 "0x12 0x02 0xe0 46"
 peer "$P/read-bad-stag" rreqstag 7308 "0x01 0x00 0xe0 46"
 
+# split NAME PORT DEV NS_SRV IP_SRV NS_PEER: a good Send whose FPDU runs
+# past its first TCP segment (the rest 300 ms later) must be taken: the
+# rping server on DEV answers with its RDMA Read, no TERMINATE
+split() {
+	local name=$1 port=$2 ns_srv=$3 ip=$4 ns_peer=$5 spid out rc=0
+	ip netns exec "$ns_srv" timeout 60 rping -s -a "$ip" -p "$port" -C 1 \
+		>"$work/srv.$port" 2>&1 &
+	spid=$!
+	if ! t_wait 10 t_rdma_listening "$port"; then
+		kill "$spid" 2>/dev/null
+		wait "$spid"
+		t_fail "$name" "the rping server does not listen"
+		return
+	fi
+	out=$(t_in "$ns_peer" "$T_PROGS/iw_peer" -m split -a "$ip" -p "$port" -t 15 2>&1) || rc=$?
+	t_indent <<<"$out"
+	t_wait 15 eval "! kill -0 $spid" || kill "$spid" 2>/dev/null
+	wait "$spid"
+	if [ "$rc" -eq 0 ] && grep -q 'Read Request after the split Send' <<<"$out"; then
+		t_pass "$name"
+	else
+		t_indent <"$work/srv.$port"
+		t_iw_diag
+		t_fail "$name" "iw_peer exited $rc, want the Send taken and a Read Request"
+	fi
+}
+split "$P/split-fpdu" 7309 "$T_NS_A" "$T_IP_A" "$T_NS_B"
+
 # the driver counted the AEs of those errors: two MPA CRC errors (the bad
 # CRC, and the garbage's first FPDU, whose last four bytes are random);
 # irdma0 is new, its counters started at zero
@@ -126,6 +155,7 @@ sport=7310
 for m in badstag msn reads rreqstag; do
 	siw_peer "$P/siw-$m" "$m" $((sport += 1))
 done
+split "$P/siw-split-fpdu" $((sport += 1)) "$T_NS_B" "$T_IP_B" "$T_NS_A"
 killed() {
 	local name=$1 who=$2 port=$3 spid cpid
 	ip netns exec "$T_NS_B" timeout 60 rping -s -a "$T_IP_B" -p "$port" -C 100000 -S 4096 >"$work/srv.$port" 2>&1 &
