@@ -198,7 +198,8 @@ if [ "$wire" = 1 ] && [ "$aligned" = 1 ]; then
 		--disable-heuristic rpcrdma_iwarp --disable-heuristic smb_direct_iwarp \
 		-Y "tcp.dstport == $ALIGN_PORT && tcp.len > 0 && !iwarp_mpa.req && !iwarp_mpa.rep" \
 		-T fields -E separator=, -E occurrence=a \
-		-e tcp.len -e iwarp_mpa.ulpdulength >"$work/align" 2>>"$work/tshark.err"
+		-e tcp.len -e iwarp_mpa.ulpdulength -e frame.number -e tcp.seq \
+		-e tcp.analysis.flags >"$work/align" 2>>"$work/tshark.err"
 	# CRC is on when either end's MPA frame asked for it
 	crc=0
 	tshark -r "$cap" -o tcp.try_heuristic_first:TRUE \
@@ -214,6 +215,7 @@ if [ "$wire" = 1 ] && [ "$aligned" = 1 ]; then
 	if [ "$total" -ge 800 ] && [ "$short" -gt 0 ] && [ -z "$bad" ]; then
 		t_pass "$P/align"
 	else
+		# tcp.len,ulpdulength,frame,seq,analysis flags of each
 		head -n 20 <<<"$bad" | t_indent
 		t_fail "$P/align" "$total data segments (want >= 800, with $short short FPDUs > 0); not whole FPDUs (CRC $crc bytes): $(grep -c . <<<"$bad")"
 	fi
