@@ -3497,7 +3497,7 @@ static void irdma_handle_close_entry(struct irdma_cm_node *cm_node)
 	case IRDMA_CM_STATE_OFFLOADED:
 		if (!iwqp)
 			break;
-		if (!cm_node->rts_rcvd) {
+		if (!cm_node->rts_rcvd && !irdma_qp_cm(iwqp)->term_sent) {
 			irdma_cm_err(cm_node->core, "no RTS AE for QP %u\n",
 				     iwqp->ibqp.qp_num);
 			cm_node->core->ops->qp_reset(iwqp);
@@ -3982,6 +3982,29 @@ static void irdma_qp_disconnect(struct irdma_qp *iwqp, int status)
 }
 
 /**
+ * irdma_cm_qp_failed() - an offloaded connection ends on an error
+ * @iwqp: QP, already reset
+ *
+ * A connection the ULP was not told of yet fails as a connect or accept
+ * would; an established one reports CLOSE(-ECONNRESET).
+ *
+ * Context: cm_core->mutex held.
+ */
+static void irdma_cm_qp_failed(struct irdma_qp *iwqp)
+{
+	struct irdma_cm_node *cm_node = irdma_qp_cm(iwqp)->cm_node;
+
+	lockdep_assert_held(&iwqp->iwdev->cm_core.mutex);
+	if (!cm_node->rts_rcvd && irdma_cm_peer_awaits_rtr(cm_node)) {
+		irdma_cm_node_get(cm_node);
+		irdma_cm_active_fail_accepted(cm_node, -ECONNRESET);
+		irdma_rem_ref_cm_node(cm_node);
+		return;
+	}
+	irdma_qp_disconnect(iwqp, -ECONNRESET);
+}
+
+/**
  * irdma_cm_disconn_true() - decide what an AE means for an offloaded QP
  * @iwqp: QP; irdma_qp_cm(iwqp)->last_ae and hw_tcp_state hold the AE
  *
@@ -3990,7 +4013,13 @@ static void irdma_qp_disconnect(struct irdma_qp *iwqp, int status)
  * - our FIN sent by a modify to CLOSING (no AE): close timer armed;
  * - close complete or TIME_WAIT/CLOSED: CLOSE(0), flush, release;
  * - reset, bad close, reset sent: DISCONNECT and CLOSE(-ECONNRESET);
- * - terminate and the other ("abnormal") AEs: QP reset, CLOSE(-ECONNRESET);
+ * - an error AE the hw layer built a TERMINATE for: the QP goes to
+ *   TERMINATE (the adapter sends it) and the close timer waits
+ *   tun.term_wait for the peer to close; the next AE, or the timer,
+ *   resets the QP and reports CLOSE(-ECONNRESET) (RFC 5040 section 5.4:
+ *   the TERMINATE is the stream's last message);
+ * - a TERMINATE received and the other ("abnormal") AEs: QP reset,
+ *   CLOSE(-ECONNRESET);
  * - an RTS AE not seen yet: the QP is reset and the connection fails.
  *
  * Context: cm_core->mutex held.
@@ -4010,15 +4039,25 @@ static void irdma_cm_disconn_true(struct irdma_qp *iwqp)
 	reset = ae == IRDMA_AE_LLP_CONNECTION_RESET ||
 		ae == IRDMA_AE_BAD_CLOSE || ae == IRDMA_AE_RESET_SENT;
 
+	if (irdma_qp_cm(iwqp)->term_sent) {
+		/* the peer answered our TERMINATE, or the wait is over */
+		irdma_cm_stop_state_timer(cm_node);
+		if (!reset)
+			cm_core->ops->qp_reset(iwqp);
+		irdma_cm_qp_failed(iwqp);
+		return;
+	}
+	/* the hw layer built a TERMINATE if the AE was an error to report */
+	if (cm_node->state == IRDMA_CM_STATE_OFFLOADED &&
+	    !cm_core->ops->qp_terminate(iwqp)) {
+		irdma_qp_cm(iwqp)->term_sent = true;
+		irdma_qp_cm(iwqp)->close_armed = true;
+		irdma_cm_arm_state_timer(cm_node, cm_core->tun.term_wait);
+		return;
+	}
 	if (!cm_node->rts_rcvd && cm_node->state == IRDMA_CM_STATE_OFFLOADED) {
 		cm_core->ops->qp_reset(iwqp);
-		if (irdma_cm_peer_awaits_rtr(cm_node)) {
-			irdma_cm_node_get(cm_node);
-			irdma_cm_active_fail_accepted(cm_node, -ECONNRESET);
-			irdma_rem_ref_cm_node(cm_node);
-			return;
-		}
-		irdma_qp_disconnect(iwqp, -ECONNRESET);
+		irdma_cm_qp_failed(iwqp);
 		return;
 	}
 
@@ -6454,6 +6493,7 @@ int irdma_setup_cm_core(struct irdma_cm_core *cm_core,
 	cm_core->tun.max_rexmits = 32;
 	cm_core->tun.time_wait = HZ / 10;
 	cm_core->tun.rts_timeout = 12 * HZ;
+	cm_core->tun.term_wait = HZ;
 	cm_core->tun.fin_wait2_timeout = 60 * HZ;
 	cm_core->tun.mpa_timeout = 30 * HZ;
 	cm_core->tun.mpa_v1_fallback = true;

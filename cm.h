@@ -47,10 +47,10 @@
  *   modify to ERROR with RESETCON: irdma_cm_disconn(iwqp,
  *   IRDMA_AE_RESET_SENT, IRDMA_TCPS_CLOSED).  The hw layer does not modify
  *   the QP itself on these AEs: the CM decides and calls hw_ops->qp_close /
- *   qp_reset / qp_flush.  Terminate handling (building and sending
- *   TERMINATE) stays in the hw layer; it reports the end with
- *   irdma_cm_disconn(iwqp, IRDMA_AE_LLP_TERMINATE_RECEIVED or
- *   IRDMA_AE_TERMINATE_SENT, tcp_state).
+ *   qp_reset / qp_terminate / qp_flush.  For an error AE the hw layer
+ *   builds the TERMINATE before it calls irdma_cm_disconn(); the CM
+ *   decides whether it goes out (qp_terminate) and then waits for the
+ *   peer's close.
  * - Address and link changes: from the inetaddr, inet6addr and netdevice
  *   notifiers (any context) call
  *	irdma_if_notify(core, netdev, addr, ipv4, up);
@@ -120,6 +120,8 @@
  *   the adapter sends FIN).
  * - qp_reset(iwqp): abortive close (modify to ERROR with RESETCON and
  *   removal of the hash entry: the adapter sends RST).
+ * - qp_terminate(iwqp): modify to TERMINATE: the adapter sends the
+ *   TERMINATE the hw layer built for the error AE it reported last.
  * - qp_flush(iwqp): flush the SQ and RQ with error completions.
  *
  * NETWORK LOOKUPS (struct irdma_cm_net_ops): routing, neighbour and address
@@ -531,6 +533,9 @@ struct irdma_cm_offload_info {
  * @qp_offload: write connection WQEs and context, move the QP to RTS
  * @qp_close: graceful close of an offloaded QP (FIN)
  * @qp_reset: abortive close of an offloaded QP (RST)
+ * @qp_terminate: send the TERMINATE the hw layer built for the QP's last
+ *	error AE (-EALREADY: the AE was no error to report, or the QP is not
+ *	connected)
  * @qp_flush: flush the QP's work queues
  */
 struct irdma_cm_hw_ops {
@@ -551,6 +556,7 @@ struct irdma_cm_hw_ops {
 			  const struct irdma_cm_offload_info *info);
 	int (*qp_close)(struct irdma_qp *iwqp);
 	int (*qp_reset)(struct irdma_qp *iwqp);
+	int (*qp_terminate)(struct irdma_qp *iwqp);
 	void (*qp_flush)(struct irdma_qp *iwqp);
 };
 
@@ -627,6 +633,8 @@ struct irdma_cm_net_ops {
  *	tcp_orphan_retries of 0 means)
  * @time_wait: TIME_WAIT and close-timer duration (100 ms)
  * @rts_timeout: wait for the RTS AE after offload (12 s)
+ * @term_wait: after our TERMINATE, wait this long for the peer to close
+ *	before the connection is reset (1 s)
  * @fin_wait2_timeout: wait for the peer's FIN after ours is acknowledged
  * @mpa_timeout: passive side: wait for the MPA request after the TCP
  *	handshake; active side: wait for the MPA reply after sending the
@@ -657,6 +665,7 @@ struct irdma_cm_tunables {
 	unsigned int max_rexmits;
 	unsigned long time_wait;
 	unsigned long rts_timeout;
+	unsigned long term_wait;
 	unsigned long fin_wait2_timeout;
 	unsigned long mpa_timeout;
 	bool mpa_v1_fallback;
@@ -1098,6 +1107,8 @@ struct irdma_cm_core {
  * @last_ae: last AE reported through irdma_cm_disconn()
  * @hw_tcp_state: TCP state from that AE (enum irdma_tcp_state_hw)
  * @close_armed: the close timer of the node runs for this QP
+ * @term_sent: a TERMINATE went out for an error; the next AE or the close
+ *	timer ends the connection
  * @disconn_done: the final CLOSE was reported
  *
  * All fields are protected by the owning cm_core's mutex.
@@ -1107,6 +1118,7 @@ struct irdma_qp_cm {
 	u16 last_ae;
 	u8 hw_tcp_state;
 	bool close_armed;
+	bool term_sent;
 	bool disconn_done;
 };
 

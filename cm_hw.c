@@ -322,6 +322,7 @@ const struct irdma_cm_hw_ops irdma_cm_hw_ops = {
 	.qp_offload = irdma_qp_offload,
 	.qp_close = irdma_qp_close,
 	.qp_reset = irdma_qp_reset,
+	.qp_terminate = irdma_qp_terminate,
 	.qp_flush = irdma_hw_qp_flush,
 };
 

@@ -916,7 +916,14 @@ static_assert(sizeof(struct irdma_aeqe) == 16);
 #define IRDMA_AE_RDMA_READ_WHILE_ORD_ZERO		0x0205
 #define IRDMA_AE_STAG_ZERO_INVALID			0x0206
 #define IRDMA_AE_WQE_UNEXPECTED_OPCODE			0x020a
+#define IRDMA_AE_DDP_INVALID_MSN_GAP_IN_MSN		0x0301
+#define IRDMA_AE_DDP_UBE_DDP_MESSAGE_TOO_LONG_FOR_AVAILABLE_BUFFER 0x0303
+#define IRDMA_AE_DDP_UBE_INVALID_DDP_VERSION		0x0304
+#define IRDMA_AE_DDP_UBE_INVALID_MO			0x0305
 #define IRDMA_AE_DDP_UBE_INVALID_MSN_NO_BUFFER_AVAILABLE 0x0306
+#define IRDMA_AE_DDP_UBE_INVALID_QN			0x0307
+#define IRDMA_AE_RDMAP_ROE_INVALID_RDMAP_VERSION	0x0311
+#define IRDMA_AE_RDMAP_ROE_UNEXPECTED_OPCODE		0x0312
 #define IRDMA_AE_LLP_CLOSE_COMPLETE			0x0501
 #define IRDMA_AE_LLP_CONNECTION_RESET			0x0502
 #define IRDMA_AE_LLP_FIN_RECEIVED			0x0503
@@ -1262,6 +1269,33 @@ enum irdma_flush_code {
 #define IRDMA_MPA_HLEN			2
 #define IRDMA_DDP_TAGGED_HLEN		14
 #define IRDMA_DDP_UNTAGGED_HLEN		18
+#define IRDMA_RDMAP_RREQ_HLEN		28	/* a Read Request's header */
+#define IRDMA_DDP_FLAG_TAGGED		0x80	/* first DDP byte: T */
+#define IRDMA_DDP_QN_RREQ		1	/* untagged queue of Read Requests */
+#define IRDMA_DDP_QN_OFF		6	/* QN in an untagged header */
+/*
+ * A TERMINATE (RFC 5040 section 4.8) the driver builds at offset 0 of Q2
+ * for MODIFY_QP to TERMINATE: a word of layer and error type (one byte),
+ * error code and header-control bits, then the offending segment's DDP
+ * segment length (M), DDP header (D) and Read Request header (R).  The
+ * adapter puts it behind an untagged DDP header of queue 2.  TERMLEN
+ * counts its 32-bit words.
+ */
+#define IRDMA_TERM_LAYER_RDMAP		0x00
+#define IRDMA_TERM_LAYER_DDP		0x10
+#define IRDMA_TERM_LAYER_MPA		0x20
+#define IRDMA_TERM_RDMAP_LOCAL		0x00	/* local catastrophic */
+#define IRDMA_TERM_RDMAP_PROT		0x01	/* remote protection */
+#define IRDMA_TERM_RDMAP_OP		0x02	/* remote operation */
+#define IRDMA_TERM_DDP_CATASTROPHIC	0x00
+#define IRDMA_TERM_DDP_TAGGED		0x01
+#define IRDMA_TERM_DDP_UNTAGGED		0x02
+#define IRDMA_TERM_HDRCT_M		0x80	/* DDP segment length valid */
+#define IRDMA_TERM_HDRCT_D		0x40	/* DDP header included */
+#define IRDMA_TERM_HDRCT_R		0x20	/* RDMAP header included */
+#define IRDMA_TERM_MAX_LEN		(4 + IRDMA_MPA_HLEN + \
+					 IRDMA_DDP_UNTAGGED_HLEN + \
+					 IRDMA_RDMAP_RREQ_HLEN)
 #define IRDMA_CCQ_SIZE			2049
 #define IRDMA_RING_ALIGN		256
 #define IRDMA_HW_PAGE_SIZE		4096

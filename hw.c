@@ -698,6 +698,8 @@ static void irdma_dispatch_ae(struct irdma_pci_f *rf, u32 ae, u32 src, u32 id,
 		irdma_qp_async_event(iwqp, (ae & 0xff00) == 0x0100 ?
 					   IB_EVENT_QP_ACCESS_ERR :
 					   IB_EVENT_QP_FATAL);
+		/* the CM sends it, unless the connection is already gone */
+		irdma_qp_term_build(iwqp, ae, src, q2_data);
 		irdma_cm_disconn(iwqp, ae, tcp_state);
 		break;
 	}

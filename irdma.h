@@ -149,9 +149,11 @@ int irdma_qp_offload(struct irdma_qp *iwqp,
 		     const struct irdma_cm_offload_info *info);
 int irdma_qp_close(struct irdma_qp *iwqp);
 int irdma_qp_reset(struct irdma_qp *iwqp);
+int irdma_qp_terminate(struct irdma_qp *iwqp);
 void irdma_qp_flush(struct irdma_qp *iwqp);
 void irdma_qp_async_event(struct irdma_qp *iwqp, enum ib_event_type type);
 void irdma_qp_term_received(struct irdma_qp *iwqp);
+void irdma_qp_term_build(struct irdma_qp *iwqp, u16 ae, u32 src, bool q2_data);
 
 /* verbs.c */
 int irdma_ib_register_device(struct irdma_pci_f *rf);

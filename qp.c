@@ -18,6 +18,7 @@
 #include <linux/tcp.h>
 #include <linux/highmem.h>
 #include <linux/log2.h>
+#include <asm/unaligned.h>
 #include <net/inet_ecn.h>
 #include <rdma/ib_umem.h>
 #include <rdma/irdma-abi.h>
@@ -272,6 +273,11 @@ static int irdma_qp_modify_hw(struct irdma_qp *iwqp, u8 state, bool reset)
 	p.arp_valid = test_bit(IRDMA_QP_OFFLOADED, &iwqp->flags);
 	p.reset_con = reset;
 	p.remove_hash = state == IRDMA_QPS_ERROR;
+	if (state == IRDMA_QPS_TERMINATE) {
+		/* the adapter sends what irdma_qp_term_build() left in Q2 */
+		p.term_act = IRDMA_TERM_SEND_TERM_ONLY;
+		p.term_len = READ_ONCE(iwqp->term_len);
+	}
 	ret = irdma_cqp_qp_cmd(iwqp->iwdev->rf, IRDMA_CQP_OP_MODIFY_QP, &p);
 	if (!ret)
 		irdma_qp_set_hw_state(iwqp, state);
@@ -291,7 +297,8 @@ static int irdma_qp_modify_hw(struct irdma_qp *iwqp, u8 state, bool reset)
 static int irdma_qp_to_error(struct irdma_qp *iwqp)
 {
 	bool connected = iwqp->hw_state == IRDMA_QPS_RTS ||
-			 iwqp->hw_state == IRDMA_QPS_CLOSING;
+			 iwqp->hw_state == IRDMA_QPS_CLOSING ||
+			 iwqp->hw_state == IRDMA_QPS_TERMINATE;
 	int ret;
 
 	lockdep_assert_held(&iwqp->state_lock);
@@ -1049,6 +1056,31 @@ int irdma_qp_reset(struct irdma_qp *iwqp)
 }
 
 /**
+ * irdma_qp_terminate() - send the TERMINATE built for the QP's last error
+ * @iwqp: QP
+ *
+ * Moves a connected QP to TERMINATE; the adapter sends the message
+ * irdma_qp_term_build() left in Q2 and nothing else (no FIN): the peer
+ * closes, or the CM resets the connection when it does not.
+ *
+ * Context: process context, may sleep.
+ * Return: 0, -EALREADY when the QP is not connected or has nothing to
+ * send (no error AE since the last call), or a negative errno of the
+ * command.
+ */
+int irdma_qp_terminate(struct irdma_qp *iwqp)
+{
+	int ret = -EALREADY;
+
+	mutex_lock(&iwqp->state_lock);
+	if (iwqp->hw_state == IRDMA_QPS_RTS && READ_ONCE(iwqp->term_len))
+		ret = irdma_qp_modify_hw(iwqp, IRDMA_QPS_TERMINATE, false);
+	WRITE_ONCE(iwqp->term_len, 0);	/* one TERMINATE per error */
+	mutex_unlock(&iwqp->state_lock);
+	return ret;
+}
+
+/**
  * irdma_qp_flush() - complete the QP's posted work in error
  * @iwqp: QP
  *
@@ -1140,6 +1172,171 @@ void irdma_qp_term_received(struct irdma_qp *iwqp)
 				     w[2] & 0x20 ? " R" : "", ulpdu[1] & 0xf);
 	}
 	irdma_qp_async_event(iwqp, IB_EVENT_QP_FATAL);
+}
+
+/**
+ * struct irdma_term_cause - the TERMINATE an error AE calls for
+ * @ae: AE code
+ * @layer_type: layer (high nibble) and error type
+ * @code: error code
+ */
+struct irdma_term_cause {
+	u16 ae;
+	u8 layer_type;
+	u8 code;
+};
+
+/* errors whose AE alone names layer, type and code (RFC 5040/5041/5044) */
+static const struct irdma_term_cause irdma_term_causes[] = {
+	{ IRDMA_AE_DDP_UBE_INVALID_QN,
+	  IRDMA_TERM_LAYER_DDP | IRDMA_TERM_DDP_UNTAGGED, 0x01 },
+	{ IRDMA_AE_DDP_UBE_INVALID_MSN_NO_BUFFER_AVAILABLE,
+	  IRDMA_TERM_LAYER_DDP | IRDMA_TERM_DDP_UNTAGGED, 0x02 },
+	{ IRDMA_AE_DDP_INVALID_MSN_GAP_IN_MSN,
+	  IRDMA_TERM_LAYER_DDP | IRDMA_TERM_DDP_UNTAGGED, 0x03 },
+	{ IRDMA_AE_DDP_UBE_INVALID_MO,
+	  IRDMA_TERM_LAYER_DDP | IRDMA_TERM_DDP_UNTAGGED, 0x04 },
+	{ IRDMA_AE_DDP_UBE_DDP_MESSAGE_TOO_LONG_FOR_AVAILABLE_BUFFER,
+	  IRDMA_TERM_LAYER_DDP | IRDMA_TERM_DDP_UNTAGGED, 0x05 },
+	{ IRDMA_AE_LLP_SEGMENT_TOO_SMALL,
+	  IRDMA_TERM_LAYER_DDP | IRDMA_TERM_DDP_CATASTROPHIC, 0x00 },
+	{ IRDMA_AE_RDMAP_ROE_INVALID_RDMAP_VERSION,
+	  IRDMA_TERM_LAYER_RDMAP | IRDMA_TERM_RDMAP_OP, 0x05 },
+	{ IRDMA_AE_RDMAP_ROE_UNEXPECTED_OPCODE,
+	  IRDMA_TERM_LAYER_RDMAP | IRDMA_TERM_RDMAP_OP, 0x06 },
+	{ IRDMA_AE_LLP_RECEIVED_MPA_CRC_ERROR, IRDMA_TERM_LAYER_MPA, 0x02 },
+};
+
+/**
+ * irdma_term_prot_code() - error code of a memory-protection AE
+ * @ae: AE code
+ * @ddp: a DDP tagged-buffer error (else an RDMAP remote protection one)
+ *
+ * Return: the code, or -EINVAL when @ae is not a protection AE.
+ */
+static int irdma_term_prot_code(u16 ae, bool ddp)
+{
+	switch (ae) {
+	case IRDMA_AE_AMP_INVALID_STAG:
+	case IRDMA_AE_STAG_ZERO_INVALID:
+		return 0x00;	/* invalid STag */
+	case IRDMA_AE_AMP_BOUNDS_VIOLATION:
+		return 0x01;	/* base or bounds */
+	case IRDMA_AE_AMP_RIGHTS_VIOLATION:
+		return 0x02;	/* access rights (RDMAP's to check) */
+	case IRDMA_AE_AMP_BAD_PD:
+		/* the STag is not this stream's: DDP 0x02, RDMAP 0x03 */
+		return ddp ? 0x02 : 0x03;
+	default:
+		return -EINVAL;
+	}
+}
+
+/**
+ * irdma_term_cause() - layer, type and code of the TERMINATE for an AE
+ * @ae: AE code
+ * @src: AE source
+ * @ulpdu: the offending segment's ULPDU as the adapter copied it to Q2,
+ *	or NULL when it copied none (the error is this end's own, or the
+ *	segment could not be trusted)
+ *
+ * Return: layer and error type in bits 15:8, the code in 7:0.
+ */
+static u16 irdma_term_cause(u16 ae, u32 src, const u8 *ulpdu)
+{
+	bool tagged = ulpdu && (ulpdu[0] & IRDMA_DDP_FLAG_TAGGED);
+	u8 rdmap_prot = IRDMA_TERM_LAYER_RDMAP | IRDMA_TERM_RDMAP_PROT;
+	u8 ddp_tagged = IRDMA_TERM_LAYER_DDP | IRDMA_TERM_DDP_TAGGED;
+	int code, i;
+
+	code = irdma_term_prot_code(ae, tagged);
+	if (code >= 0) {
+		if (tagged && ae != IRDMA_AE_AMP_RIGHTS_VIOLATION)
+			return ddp_tagged << 8 | code;
+		if (tagged)
+			return rdmap_prot << 8 | code;
+		if (ulpdu && get_unaligned_be32(ulpdu + IRDMA_DDP_QN_OFF) ==
+		    IRDMA_DDP_QN_RREQ)
+			return rdmap_prot << 8 | code;
+		if (ulpdu)	/* a Send with Invalidate of a foreign STag */
+			return (IRDMA_TERM_LAYER_RDMAP |
+				IRDMA_TERM_RDMAP_OP) << 8 | 0x09;
+		/* our source region failed a Read we had accepted */
+		if (src == IRDMA_AE_SOURCE_OUT_RR)
+			return rdmap_prot << 8 | code;
+		/* a local error */
+		return (IRDMA_TERM_LAYER_RDMAP | IRDMA_TERM_RDMAP_LOCAL) << 8;
+	}
+	if (ae == IRDMA_AE_DDP_UBE_INVALID_DDP_VERSION)
+		return tagged ? ddp_tagged << 8 | 0x04 :
+		       (IRDMA_TERM_LAYER_DDP | IRDMA_TERM_DDP_UNTAGGED) << 8 |
+		       0x06;
+	for (i = 0; i < ARRAY_SIZE(irdma_term_causes); i++)
+		if (irdma_term_causes[i].ae == ae)
+			return irdma_term_causes[i].layer_type << 8 |
+			       irdma_term_causes[i].code;
+	/* RDMAP local catastrophic error */
+	return (IRDMA_TERM_LAYER_RDMAP | IRDMA_TERM_RDMAP_LOCAL) << 8;
+}
+
+/**
+ * irdma_qp_term_build() - build the TERMINATE for an error AE in Q2
+ * @iwqp: QP the AE is about
+ * @ae: AE code
+ * @src: AE source
+ * @q2_data: the adapter copied the offending frame to Q2
+ *
+ * Writes, at the start of Q2, the word of layer, type, code and
+ * header-control bits (RFC 5040 section 4.8) and, when the adapter copied
+ * the offending segment, its DDP segment length and DDP header, plus a
+ * Read Request's RDMAP header.  irdma_qp_terminate() later asks the
+ * adapter to send it.  Errors of the QP's own send queue are not the
+ * peer's doing: they get none (the connection is reset).
+ *
+ * Context: the AEQ's IRQ thread, before the CM learns of the AE.
+ */
+void irdma_qp_term_build(struct irdma_qp *iwqp, u16 ae, u32 src, bool q2_data)
+{
+	u8 *term = iwqp->q2ctx.va;
+	const u8 *frame = term + IRDMA_Q2_FRAME_OFF;
+	u32 room = IRDMA_Q2_BUF_SIZE - IRDMA_Q2_FRAME_OFF;
+	const u8 *fpdu = NULL;
+	u32 len = 4, hlen, qn;
+	u16 cause;
+	int off;
+
+	WRITE_ONCE(iwqp->term_len, 0);
+	if (src == IRDMA_AE_SOURCE_SQ || src == IRDMA_AE_SOURCE_SQ_0111)
+		return;
+	if (q2_data) {
+		off = irdma_qp_term_mpa(frame, room);
+		if (off >= 0 && off + IRDMA_MPA_HLEN + IRDMA_DDP_TAGGED_HLEN <= room)
+			fpdu = frame + off;
+	}
+	cause = irdma_term_cause(ae, src, fpdu ? fpdu + IRDMA_MPA_HLEN : NULL);
+	memset(term, 0, IRDMA_TERM_MAX_LEN);
+	term[0] = cause >> 8;
+	term[1] = cause & 0xff;
+	if (fpdu) {
+		term[2] = IRDMA_TERM_HDRCT_M | IRDMA_TERM_HDRCT_D;
+		if (fpdu[IRDMA_MPA_HLEN] & IRDMA_DDP_FLAG_TAGGED) {
+			hlen = IRDMA_DDP_TAGGED_HLEN;
+		} else {
+			hlen = IRDMA_DDP_UNTAGGED_HLEN;
+			qn = get_unaligned_be32(fpdu + IRDMA_MPA_HLEN +
+						IRDMA_DDP_QN_OFF);
+			if (qn == IRDMA_DDP_QN_RREQ) {
+				term[2] |= IRDMA_TERM_HDRCT_R;
+				hlen += IRDMA_RDMAP_RREQ_HLEN;
+			}
+		}
+		/* no more than the segment had, and Q2 holds */
+		hlen = min3(hlen, (u32)get_unaligned_be16(fpdu),
+			    room - (u32)(fpdu - frame) - IRDMA_MPA_HLEN);
+		memcpy(term + 4, fpdu, IRDMA_MPA_HLEN + hlen);
+		len += IRDMA_MPA_HLEN + hlen;
+	}
+	WRITE_ONCE(iwqp->term_len, DIV_ROUND_UP(len, 4));
 }
 
 /**

@@ -785,6 +785,9 @@ enum irdma_qp_flags {
  * @lsmm_stag: STag registered over @lsmm
  * @ib_state: state as seen by the verbs
  * @hw_state: enum irdma_qp_state_hw last requested
+ * @term_len: 32-bit words of the TERMINATE irdma_qp_term_build() left at
+ *	the start of Q2, 0 for none; written by the AEQ's IRQ thread before
+ *	it tells the CM, read by the modify to TERMINATE
  * @flags: enum irdma_qp_flags bits
  * @rd_en: remote reads allowed (access flags)
  * @wr_en: remote writes allowed (access flags)
@@ -817,6 +820,7 @@ struct irdma_qp {
 	u32 lsmm_stag;
 	enum ib_qp_state ib_state;
 	u8 hw_state;
+	u8 term_len;
 	unsigned long flags;
 	bool rd_en;
 	bool wr_en;

@@ -41,8 +41,9 @@
  * + 28 + 4 bytes), so that one is queued however full the buffer is
  */
 #define IRDMA_SIM_IW_TERM_ROOM		128
-/* the AE of the untagged buffer errors (MSN, MO, no or short buffer) */
+/* no receive (or inbound read queue entry) for an untagged message */
 #define IRDMA_SIM_AE_NO_BUF	IRDMA_AE_DDP_UBE_INVALID_MSN_NO_BUFFER_AVAILABLE
+#define IRDMA_SIM_AE_TOO_LONG	IRDMA_AE_DDP_UBE_DDP_MESSAGE_TOO_LONG_FOR_AVAILABLE_BUFFER
 
 /**
  * irdma_sim_iw_alloc_bufs() - staging and receive buffers of a QP
@@ -270,59 +271,6 @@ static int irdma_sim_iw_sges(struct irdma_sim_iw *iw,
 }
 
 /**
- * irdma_sim_iw_prot_code() - RDMAP remote protection error code of an errno
- * @err: irdma_sim_iw_mem() error
- *
- * Return: the RFC 5040 error code.
- */
-static u8 irdma_sim_iw_prot_code(int err)
-{
-	switch (err) {
-	case -ENOENT:
-	case -EPERM:
-		return 0x00;	/* invalid STag */
-	case -ERANGE:
-		return 0x01;	/* base or bounds violation */
-	case -EACCES:
-		return 0x02;	/* access rights violation */
-	case -EXDEV:
-		return 0x03;	/* STag not associated with the RDMAP stream */
-	default:
-		return 0xff;
-	}
-}
-
-/**
- * irdma_sim_iw_tagged_term() - the TERMINATE of a failed tagged placement
- * @err: irdma_sim_iw_mem() error of an inbound Write
- *
- * The STag, its bounds and its stream are DDP's to check (a tagged
- * buffer error, RFC 5041); access rights are RDMAP's; anything else is
- * local to this end.
- *
- * Return: layer and error type in bits 15:8, the error code in 7:0.
- */
-static u16 irdma_sim_iw_tagged_term(int err)
-{
-	u8 ddp = IRDMA_SIM_TERM_DDP | IRDMA_SIM_TERM_DDP_TAGGED;
-
-	switch (err) {
-	case -ENOENT:
-	case -EPERM:
-		return ddp << 8 | 0x00;	/* invalid STag */
-	case -ERANGE:
-		return ddp << 8 | 0x01;	/* base or bounds violation */
-	case -EXDEV:
-		return ddp << 8 | 0x02;	/* STag not associated with the stream */
-	case -EACCES:
-		return (IRDMA_SIM_TERM_RDMAP | IRDMA_SIM_TERM_RDMAP_PROT) << 8 |
-		       0x02;
-	default:
-		return (IRDMA_SIM_TERM_RDMAP | IRDMA_SIM_TERM_RDMAP_LOCAL) << 8;
-	}
-}
-
-/**
  * irdma_sim_iw_prot_ae() - AE of a protection error
  * @err: irdma_sim_iw_mem() error
  *
@@ -538,57 +486,49 @@ void irdma_sim_iw_send_rreq(struct irdma_sim_iw *iw,
 }
 
 /**
- * irdma_sim_iw_send_term() - send a TERMINATE message
+ * irdma_sim_iw_send_term() - send the TERMINATE the driver built in Q2
  * @iw: engine
- * @layer: layer (high nibble) and error type
- * @code: error code
- * @fpdu: the offending FPDU from its MPA length field, or NULL when the
- *	error is not about a received FPDU
+ * @words: TERMLEN of the MODIFY_QP to TERMINATE: 32-bit words at the
+ *	start of Q2 (RFC 5040 section 4.8: the word of layer, type, code and
+ *	header-control bits, then the headers the driver copied)
  *
- * The layout is RFC 5040's: after the TERMINATE's own untagged DDP
- * header, a word of layer, type, code and the header-control bits, then,
- * for an offending FPDU, its DDP segment length (M) and DDP header (D)
- * as they came, and for a Read Request also its 28-byte RDMAP header (R).
+ * The adapter puts the driver's words behind the untagged DDP and RDMAP
+ * header of queue 2, with its next MSN, and frames them like any FPDU.
+ * At most one TERMINATE goes out on a stream.
  */
-void irdma_sim_iw_send_term(struct irdma_sim_iw *iw, u8 layer, u8 code,
-			    const u8 *fpdu)
+void irdma_sim_iw_send_term(struct irdma_sim_iw *iw, u8 words)
 {
-	u32 start, body = 4, hlen = 0;
-	u8 hdrct = 0;
+	struct irdma_sim *sim = iw->sim;
+	u32 len = words * 4, start;
+	u8 body[IRDMA_TERM_MAX_LEN];
+	unsigned long flags;
+	const u8 *q2;
+	u64 pa;
 	u8 *p;
 
-	if (!irdma_sim_iw_fits(iw, IRDMA_SIM_IW_TERM_ROOM))
-		return;		/* a second TERMINATE: there is one already */
-	if (fpdu) {
-		hdrct = IRDMA_SIM_TERM_HDRCT_M | IRDMA_SIM_TERM_HDRCT_D;
-		if (fpdu[IRDMA_MPA_HLEN] & IRDMA_SIM_DDP_TAGGED) {
-			hlen = IRDMA_DDP_TAGGED_HLEN;
-		} else {
-			hlen = IRDMA_DDP_UNTAGGED_HLEN;
-			if (get_unaligned_be32(fpdu + IRDMA_MPA_HLEN + 6) ==
-			    IRDMA_SIM_QN_RREQ) {
-				hdrct |= IRDMA_SIM_TERM_HDRCT_R;
-				hlen += IRDMA_SIM_RREQ_LEN;
-			}
-		}
-		/* never more than the FPDU had */
-		hlen = min_t(u32, hlen, get_unaligned_be16(fpdu));
+	if (iw->term_sent || !len)
+		return;
+	if (len > IRDMA_TERM_MAX_LEN) {
+		dev_dbg_ratelimited(&sim->dev,
+				    "QP %u: TERMLEN %u words is too long\n",
+				    iw->qpn, words);
+		return;
 	}
+	pa = le64_to_cpu(iw->qp->ctx[IRDMA_QPC_QW18]) & IRDMA_QPC_QW18_Q2ADDR;
+	spin_lock_irqsave(&sim->lock, flags);
+	q2 = iw->qp->live ? irdma_sim_dma_va(sim, pa, IRDMA_Q2_BUF_SIZE) : NULL;
+	if (q2)
+		memcpy(body, q2, len);
+	spin_unlock_irqrestore(&sim->lock, flags);
+	if (!q2 || !irdma_sim_iw_fits(iw, IRDMA_SIM_IW_TERM_ROOM))
+		return;
 	start = iw->txlen;
 	p = iw->tx + start + IRDMA_MPA_HLEN;
 	irdma_sim_iw_untagged(p, true, IRDMA_SIM_RDMAP_TERMINATE, 0,
 			      IRDMA_SIM_QN_TERM, iw->msn[IRDMA_SIM_QN_TERM]++, 0);
-	p += IRDMA_DDP_UNTAGGED_HLEN;
-	p[0] = layer;
-	p[1] = code;
-	p[2] = hdrct;
-	p[3] = 0;
-	if (fpdu) {
-		/* the DDP segment length and the headers, as received */
-		memcpy(p + 4, fpdu, IRDMA_MPA_HLEN + hlen);
-		body += IRDMA_MPA_HLEN + hlen;
-	}
-	irdma_sim_iw_fpdu_end(iw, start, IRDMA_DDP_UNTAGGED_HLEN + body);
+	memcpy(p + IRDMA_DDP_UNTAGGED_HLEN, body, len);
+	irdma_sim_iw_fpdu_end(iw, start, IRDMA_DDP_UNTAGGED_HLEN + len);
+	iw->term_sent = true;
 	iw->stats.terms_sent++;
 	irdma_sim_iw_push(iw);
 }
@@ -725,17 +665,14 @@ err:
 	if (r) {
 		/* our source went away under the peer's read: remote error */
 		irdma_sim_iw_fail(iw, irdma_sim_iw_prot_ae(ret),
-				  IRDMA_AE_SOURCE_OUT_RR,
-				  IRDMA_SIM_TERM_RDMAP | IRDMA_SIM_TERM_RDMAP_PROT,
-				  irdma_sim_iw_prot_code(ret));
+				  IRDMA_AE_SOURCE_OUT_RR);
 		return true;
 	}
 	/* a local protection error of the WQE */
 	iw->pend[m->pend].done = true;
 	iw->pend[m->pend].signaled = false;
 	irdma_sim_iw_msg_done(iw);
-	irdma_sim_iw_fail(iw, irdma_sim_iw_prot_ae(ret), IRDMA_AE_SOURCE_SQ,
-			  U8_MAX, 0);
+	irdma_sim_iw_fail(iw, irdma_sim_iw_prot_ae(ret), IRDMA_AE_SOURCE_SQ);
 	return true;
 }
 
@@ -779,22 +716,28 @@ static void irdma_sim_iw_q2_frame(struct irdma_sim_iw *iw, const u8 *fpdu,
 /**
  * irdma_sim_iw_term_peer() - stop on an error in a received FPDU
  * @iw: engine
- * @ae: AE code
+ * @ae: AE code: it alone tells the driver which error it was
  * @src: AE source
- * @layer: TERMINATE layer and error type
- * @code: TERMINATE error code
- * @p: the offending FPDU's ULPDU (its headers go into the TERMINATE), or
- *	NULL when they are not to be trusted
+ * @p: the offending FPDU's ULPDU, or NULL when the error is this end's own
+ *	(a receive buffer that failed its check) or the FPDU cannot be
+ *	trusted (a bad CRC, a short segment)
+ *
+ * As the adapter does, the engine stops taking FPDUs, copies the offending
+ * one into Q2 as a frame (the AE says so) and reports the AE; the driver
+ * builds the TERMINATE from both and asks for it with MODIFY_QP.
  *
  * Return: -EIO.
  */
 static int irdma_sim_iw_term_peer(struct irdma_sim_iw *iw, u32 ae, u32 src,
-				  u8 layer, u8 code, const u8 *p)
+				  const u8 *p)
 {
+	const u8 *f = p ? p - IRDMA_MPA_HLEN : NULL;
+
 	if (!iw->err) {
 		iw->err = true;
-		irdma_sim_iw_send_term(iw, layer, code,
-				       p ? p - IRDMA_MPA_HLEN : NULL);
+		if (f)
+			irdma_sim_iw_q2_frame(iw, f, IRDMA_MPA_HLEN +
+					      get_unaligned_be16(f));
 		irdma_sim_iw_ae(iw, ae, src);
 	}
 	return -EIO;
@@ -818,19 +761,17 @@ static int irdma_sim_iw_rx_tagged(struct irdma_sim_iw *iw, const u8 *p,
 	const u8 *data = p + IRDMA_DDP_TAGGED_HLEN;
 	u32 n = len - IRDMA_DDP_TAGGED_HLEN;
 	struct irdma_sim_iw_rread *rr;
-	u16 term;
 	int ret;
 
 	switch (op) {
 	case IRDMA_SIM_RDMAP_WRITE:
 		ret = irdma_sim_iw_mem(iw, stag, to, (void *)data, n, true,
 				       IRDMA_ACCESS_REMOTE_WRITE);
-		if (ret) {
-			term = irdma_sim_iw_tagged_term(ret);
-			return irdma_sim_iw_term_peer(iw, irdma_sim_iw_prot_ae(ret),
+		if (ret)
+			return irdma_sim_iw_term_peer(iw,
+						      irdma_sim_iw_prot_ae(ret),
 						      IRDMA_AE_SOURCE_IN_RR_WR,
-						      term >> 8, term & 0xff, p);
-		}
+						      p);
 		if (last)
 			irdma_sim_gstat_add(iw->sim,
 					    IRDMA_GSTAT_RDMA_RX_WRITES, 1);
@@ -841,43 +782,37 @@ static int irdma_sim_iw_rx_tagged(struct irdma_sim_iw *iw, const u8 *p,
 		rr = &iw->rreads[iw->rr_head];
 		/* the sink the request named, byte after byte */
 		if (stag != rr->sink_stag)
-			return irdma_sim_iw_term_peer(iw, IRDMA_AE_AMP_INVALID_STAG,
+			return irdma_sim_iw_term_peer(iw,
+						      IRDMA_AE_AMP_INVALID_STAG,
 						      IRDMA_AE_SOURCE_IN_RR_WR,
-						      IRDMA_SIM_TERM_DDP |
-						      IRDMA_SIM_TERM_DDP_TAGGED,
-						      0x00, p);
+						      p);
 		if (n > rr->total - rr->got || to != rr->sink_to + rr->got)
-			return irdma_sim_iw_term_peer(iw, IRDMA_AE_AMP_BOUNDS_VIOLATION,
+			return irdma_sim_iw_term_peer(iw,
+						      IRDMA_AE_AMP_BOUNDS_VIOLATION,
 						      IRDMA_AE_SOURCE_IN_RR_WR,
-						      IRDMA_SIM_TERM_DDP |
-						      IRDMA_SIM_TERM_DDP_TAGGED,
-						      0x01, p);
+						      p);
 		ret = irdma_sim_iw_sges(iw, rr->sge, rr->nsge, rr->got,
 					(u8 *)data, n, true);
 		if (ret) {
 			iw->pend[rr->pend].signaled = false;
 			irdma_sim_iw_read_done(iw);
-			return irdma_sim_iw_term_peer(iw, irdma_sim_iw_prot_ae(ret),
+			return irdma_sim_iw_term_peer(iw,
+						      irdma_sim_iw_prot_ae(ret),
 						      IRDMA_AE_SOURCE_IN_RR_WR,
-						      IRDMA_SIM_TERM_RDMAP |
-						      IRDMA_SIM_TERM_RDMAP_OP,
-						      0x07, NULL);
+						      NULL);
 		}
 		rr->got += n;
 		if (last && rr->got != rr->total)
-			return irdma_sim_iw_term_peer(iw, IRDMA_AE_AMP_BOUNDS_VIOLATION,
+			return irdma_sim_iw_term_peer(iw,
+						      IRDMA_AE_AMP_BOUNDS_VIOLATION,
 						      IRDMA_AE_SOURCE_IN_RR_WR,
-						      IRDMA_SIM_TERM_DDP |
-						      IRDMA_SIM_TERM_DDP_TAGGED,
-						      0x01, p);
+						      p);
 		if (last)
 			irdma_sim_iw_read_done(iw);
 		return 0;
 	}
-	return irdma_sim_iw_term_peer(iw, IRDMA_AE_WQE_UNEXPECTED_OPCODE,
-				      IRDMA_AE_SOURCE_IN_RR_WR,
-				      IRDMA_SIM_TERM_RDMAP | IRDMA_SIM_TERM_RDMAP_OP,
-				      0x06, p);
+	return irdma_sim_iw_term_peer(iw, IRDMA_AE_RDMAP_ROE_UNEXPECTED_OPCODE,
+				      IRDMA_AE_SOURCE_IN_RR_WR, p);
 }
 
 /**
@@ -903,35 +838,26 @@ static int irdma_sim_iw_rx_send(struct irdma_sim_iw *iw, const u8 *p, u32 len)
 
 	if (op != IRDMA_SIM_RDMAP_SEND && op != IRDMA_SIM_RDMAP_SEND_INV &&
 	    op != IRDMA_SIM_RDMAP_SEND_SE && op != IRDMA_SIM_RDMAP_SEND_SE_INV)
-		return irdma_sim_iw_term_peer(iw, IRDMA_AE_WQE_UNEXPECTED_OPCODE,
-					      IRDMA_AE_SOURCE_RQ,
-					      IRDMA_SIM_TERM_RDMAP |
-					      IRDMA_SIM_TERM_RDMAP_OP, 0x06, p);
+		return irdma_sim_iw_term_peer(iw,
+					      IRDMA_AE_RDMAP_ROE_UNEXPECTED_OPCODE,
+					      IRDMA_AE_SOURCE_RQ, p);
 	if (msn != iw->rx_msn[IRDMA_SIM_QN_SEND])
-		return irdma_sim_iw_term_peer(iw, IRDMA_SIM_AE_NO_BUF,
-					      IRDMA_AE_SOURCE_RQ,
-					      IRDMA_SIM_TERM_DDP |
-					      IRDMA_SIM_TERM_DDP_UNTAGGED, 0x03, p);
+		return irdma_sim_iw_term_peer(iw,
+					      IRDMA_AE_DDP_INVALID_MSN_GAP_IN_MSN,
+					      IRDMA_AE_SOURCE_RQ, p);
 	if (!iw->rq.active) {
 		ret = irdma_sim_iw_rq_take(iw);
 		if (ret == -EAGAIN)	/* no receive posted: a DDP error */
 			return irdma_sim_iw_term_peer(iw, IRDMA_SIM_AE_NO_BUF,
-						      IRDMA_AE_SOURCE_RQ,
-						      IRDMA_SIM_TERM_DDP |
-						      IRDMA_SIM_TERM_DDP_UNTAGGED,
-						      0x02, p);
+						      IRDMA_AE_SOURCE_RQ, p);
 		if (ret)	/* our receive WQE is bad: a local error */
-			return irdma_sim_iw_term_peer(iw, IRDMA_AE_WQE_UNEXPECTED_OPCODE,
-						      IRDMA_AE_SOURCE_RQ,
-						      IRDMA_SIM_TERM_RDMAP |
-						      IRDMA_SIM_TERM_RDMAP_LOCAL,
-						      0x00, NULL);
+			return irdma_sim_iw_term_peer(iw,
+						      IRDMA_AE_WQE_UNEXPECTED_OPCODE,
+						      IRDMA_AE_SOURCE_RQ, NULL);
 	}
 	if (mo != iw->rq.len)
-		return irdma_sim_iw_term_peer(iw, IRDMA_SIM_AE_NO_BUF,
-					      IRDMA_AE_SOURCE_RQ,
-					      IRDMA_SIM_TERM_DDP |
-					      IRDMA_SIM_TERM_DDP_UNTAGGED, 0x04, p);
+		return irdma_sim_iw_term_peer(iw, IRDMA_AE_DDP_UBE_INVALID_MO,
+					      IRDMA_AE_SOURCE_RQ, p);
 	ret = irdma_sim_iw_sges(iw, iw->rq.sge, iw->rq.nsge, mo,
 				(u8 *)p + IRDMA_DDP_UNTAGGED_HLEN, n, true);
 	if (ret) {
@@ -939,17 +865,11 @@ static int irdma_sim_iw_rx_send(struct irdma_sim_iw *iw, const u8 *p, u32 len)
 					 IRDMA_FLUSH_LOC_LEN_ERR :
 					 IRDMA_FLUSH_PROT_ERR);
 		if (ret == -EMSGSIZE)	/* longer than the posted buffer */
-			return irdma_sim_iw_term_peer(iw, IRDMA_SIM_AE_NO_BUF,
-						      IRDMA_AE_SOURCE_RQ,
-						      IRDMA_SIM_TERM_DDP |
-						      IRDMA_SIM_TERM_DDP_UNTAGGED,
-						      0x05, p);
+			return irdma_sim_iw_term_peer(iw, IRDMA_SIM_AE_TOO_LONG,
+						      IRDMA_AE_SOURCE_RQ, p);
 		/* our receive buffer failed its own check: a local error */
 		return irdma_sim_iw_term_peer(iw, irdma_sim_iw_prot_ae(ret),
-					      IRDMA_AE_SOURCE_RQ,
-					      IRDMA_SIM_TERM_RDMAP |
-					      IRDMA_SIM_TERM_RDMAP_LOCAL, 0x00,
-					      NULL);
+					      IRDMA_AE_SOURCE_RQ, NULL);
 	}
 	iw->rq.len += n;
 	if (!last)
@@ -959,11 +879,9 @@ static int irdma_sim_iw_rx_send(struct irdma_sim_iw *iw, const u8 *p, u32 len)
 		if (irdma_sim_iw_invalidate(iw, inv, true)) {
 			irdma_sim_iw_rq_complete(iw, false, 0,
 						 IRDMA_FLUSH_REM_ACCESS_ERR);
-			return irdma_sim_iw_term_peer(iw, IRDMA_AE_AMP_INVALID_STAG,
-						      IRDMA_AE_SOURCE_RQ,
-						      IRDMA_SIM_TERM_RDMAP |
-						      IRDMA_SIM_TERM_RDMAP_OP,
-						      0x09, p);
+			return irdma_sim_iw_term_peer(iw,
+						      IRDMA_AE_AMP_INVALID_STAG,
+						      IRDMA_AE_SOURCE_RQ, p);
 		}
 	}
 	irdma_sim_iw_rq_complete(iw, op == IRDMA_SIM_RDMAP_SEND_SE ||
@@ -991,16 +909,15 @@ static int irdma_sim_iw_rx_rreq(struct irdma_sim_iw *iw, const u8 *p, u32 len)
 	if ((p[1] & IRDMA_SIM_RDMAP_OPMASK) != IRDMA_SIM_RDMAP_READ_REQ ||
 	    len < IRDMA_DDP_UNTAGGED_HLEN + IRDMA_SIM_RREQ_LEN ||
 	    !(p[0] & IRDMA_SIM_DDP_LAST) || get_unaligned_be32(p + 14))
-		return irdma_sim_iw_term_peer(iw, IRDMA_AE_WQE_UNEXPECTED_OPCODE,
-					      IRDMA_AE_SOURCE_OUT_RR,
-					      IRDMA_SIM_TERM_RDMAP |
-					      IRDMA_SIM_TERM_RDMAP_OP, 0x06, p);
+		return irdma_sim_iw_term_peer(iw,
+					      IRDMA_AE_RDMAP_ROE_UNEXPECTED_OPCODE,
+					      IRDMA_AE_SOURCE_OUT_RR, p);
 	if (msn != iw->rx_msn[IRDMA_SIM_QN_RREQ] || iw->rs_cnt >= iw->ird)
-		return irdma_sim_iw_term_peer(iw, IRDMA_SIM_AE_NO_BUF,
-					      IRDMA_AE_SOURCE_OUT_RR,
-					      IRDMA_SIM_TERM_DDP |
-					      IRDMA_SIM_TERM_DDP_UNTAGGED,
-					      iw->rs_cnt >= iw->ird ? 0x02 : 0x03, p);
+		return irdma_sim_iw_term_peer(iw,
+					      iw->rs_cnt >= iw->ird ?
+					      IRDMA_SIM_AE_NO_BUF :
+					      IRDMA_AE_DDP_INVALID_MSN_GAP_IN_MSN,
+					      IRDMA_AE_SOURCE_OUT_RR, p);
 	r = &iw->rresps[(iw->rs_head + iw->rs_cnt) % iw->ird];
 	r->sink_stag = get_unaligned_be32(b);
 	r->sink_to = get_unaligned_be64(b + 4);
@@ -1014,10 +931,7 @@ static int irdma_sim_iw_rx_rreq(struct irdma_sim_iw *iw, const u8 *p, u32 len)
 				       false, IRDMA_ACCESS_REMOTE_READ);
 	if (ret)
 		return irdma_sim_iw_term_peer(iw, irdma_sim_iw_prot_ae(ret),
-					      IRDMA_AE_SOURCE_OUT_RR,
-					      IRDMA_SIM_TERM_RDMAP |
-					      IRDMA_SIM_TERM_RDMAP_PROT,
-					      irdma_sim_iw_prot_code(ret), p);
+					      IRDMA_AE_SOURCE_OUT_RR, p);
 	iw->rs_cnt++;
 	iw->rx_msn[IRDMA_SIM_QN_RREQ]++;
 	irdma_sim_gstat_add(iw->sim, IRDMA_GSTAT_RDMA_RX_READS, 1);
@@ -1045,32 +959,24 @@ static int irdma_sim_iw_rx_fpdu(struct irdma_sim_iw *iw, const u8 *f, u32 ulen,
 		crc_in = get_unaligned_le32(f + flen - IRDMA_SIM_MPA_CRCLEN);
 		if (crc != crc_in) {
 			iw->stats.crc_errors++;
-			return irdma_sim_iw_term_peer(iw, IRDMA_AE_LLP_RECEIVED_MPA_CRC_ERROR,
-						      IRDMA_AE_SOURCE_RQ,
-						      IRDMA_SIM_TERM_MPA, 0x02, NULL);
+			return irdma_sim_iw_term_peer(iw,
+						      IRDMA_AE_LLP_RECEIVED_MPA_CRC_ERROR,
+						      IRDMA_AE_SOURCE_RQ, NULL);
 		}
 	}
 	if (ulen < IRDMA_DDP_TAGGED_HLEN ||
 	    (!(p[0] & IRDMA_SIM_DDP_TAGGED) && ulen < IRDMA_DDP_UNTAGGED_HLEN))
-		return irdma_sim_iw_term_peer(iw, IRDMA_AE_LLP_SEGMENT_TOO_SMALL,
-					      IRDMA_AE_SOURCE_RQ,
-					      IRDMA_SIM_TERM_DDP |
-					      IRDMA_SIM_TERM_DDP_CATASTROPHIC,
-					      0x00, NULL);
+		return irdma_sim_iw_term_peer(iw,
+					      IRDMA_AE_LLP_SEGMENT_TOO_SMALL,
+					      IRDMA_AE_SOURCE_RQ, NULL);
 	if ((p[0] & 0x03) != IRDMA_SIM_DDP_VER)
-		return irdma_sim_iw_term_peer(iw, IRDMA_AE_WQE_UNEXPECTED_OPCODE,
-					      IRDMA_AE_SOURCE_RQ,
-					      IRDMA_SIM_TERM_DDP |
-					      (p[0] & IRDMA_SIM_DDP_TAGGED ?
-					       IRDMA_SIM_TERM_DDP_TAGGED :
-					       IRDMA_SIM_TERM_DDP_UNTAGGED),
-					      p[0] & IRDMA_SIM_DDP_TAGGED ?
-					      0x04 : 0x06, p);
+		return irdma_sim_iw_term_peer(iw,
+					      IRDMA_AE_DDP_UBE_INVALID_DDP_VERSION,
+					      IRDMA_AE_SOURCE_RQ, p);
 	if ((p[1] & 0xc0) != IRDMA_SIM_RDMAP_VER)
-		return irdma_sim_iw_term_peer(iw, IRDMA_AE_WQE_UNEXPECTED_OPCODE,
-					      IRDMA_AE_SOURCE_RQ,
-					      IRDMA_SIM_TERM_RDMAP |
-					      IRDMA_SIM_TERM_RDMAP_OP, 0x05, p);
+		return irdma_sim_iw_term_peer(iw,
+					      IRDMA_AE_RDMAP_ROE_INVALID_RDMAP_VERSION,
+					      IRDMA_AE_SOURCE_RQ, p);
 	iw->stats.rx_fpdus++;
 	iw->stats.rx_bytes += flen;
 	/* the peer's first FPDU (its RTR) releases the SQ after the LSMM */
@@ -1104,10 +1010,8 @@ static int irdma_sim_iw_rx_fpdu(struct irdma_sim_iw *iw, const u8 *f, u32 ulen,
 		}
 		return -EIO;
 	}
-	return irdma_sim_iw_term_peer(iw, IRDMA_AE_WQE_UNEXPECTED_OPCODE,
-				      IRDMA_AE_SOURCE_RQ,
-				      IRDMA_SIM_TERM_DDP |
-				      IRDMA_SIM_TERM_DDP_UNTAGGED, 0x01, p);
+	return irdma_sim_iw_term_peer(iw, IRDMA_AE_DDP_UBE_INVALID_QN,
+				      IRDMA_AE_SOURCE_RQ, p);
 }
 
 /**
@@ -1171,9 +1075,9 @@ bool irdma_sim_iw_rx(struct irdma_sim_iw *iw)
 		}
 		if (iw->rxlen == IRDMA_SIM_IW_RXBUF) {
 			/* cannot happen: the buffer holds the largest FPDU */
-			irdma_sim_iw_term_peer(iw, IRDMA_AE_LLP_SEGMENT_TOO_SMALL,
-					       IRDMA_AE_SOURCE_RQ,
-					       IRDMA_SIM_TERM_MPA, 0x00, NULL);
+			irdma_sim_iw_term_peer(iw,
+					       IRDMA_AE_LLP_SEGMENT_TOO_SMALL,
+					       IRDMA_AE_SOURCE_RQ, NULL);
 			continue;
 		}
 		n = irdma_sim_tcp_recv(iw, iw->rx + iw->rxlen,

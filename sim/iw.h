@@ -66,23 +66,6 @@ enum irdma_sim_rdmap_op {
 #define IRDMA_SIM_QN_TERM		2
 #define IRDMA_SIM_QN_NUM		3
 
-/*
- * TERMINATE (RFC 5040 §4.8, §7): the first byte is the layer (high nibble)
- * and the error type; the header-control bits are the top of the third
- */
-#define IRDMA_SIM_TERM_RDMAP		0x00
-#define IRDMA_SIM_TERM_DDP		0x10
-#define IRDMA_SIM_TERM_MPA		0x20
-#define IRDMA_SIM_TERM_RDMAP_LOCAL	0x00	/* local catastrophic */
-#define IRDMA_SIM_TERM_RDMAP_PROT	0x01
-#define IRDMA_SIM_TERM_RDMAP_OP		0x02
-#define IRDMA_SIM_TERM_DDP_CATASTROPHIC	0x00
-#define IRDMA_SIM_TERM_DDP_TAGGED	0x01
-#define IRDMA_SIM_TERM_DDP_UNTAGGED	0x02
-#define IRDMA_SIM_TERM_HDRCT_M		0x80	/* DDP segment length valid */
-#define IRDMA_SIM_TERM_HDRCT_D		0x40	/* DDP header included */
-#define IRDMA_SIM_TERM_HDRCT_R		0x20	/* RDMAP header included */
-
 /**
  * struct irdma_sim_sge - one scatter/gather element of a WQE
  * @stag: STag (lkey), 0 for a DMA address on a privileged QP
@@ -251,6 +234,7 @@ enum irdma_sim_iw_phase {
  * @flush_rq_minor: its minor code
  * @term_req: MODIFY to TERMINATE: send FIN / TERMINATE per TERMACT
  * @term_act: TERMACT of that modify
+ * @term_len: its TERMLEN: 32-bit words of the TERMINATE in Q2
  * @held: frames of the quad held during the handoff
  * @sock: the TCP socket (NULL before the handoff and after the close)
  * @lpb_sock: a loopback connection's socket while it waits in repair mode
@@ -283,6 +267,7 @@ enum irdma_sim_iw_phase {
  * @wait_rtr: LSMM sent with WAITFORRCVPDU: the SQ waits for an FPDU
  * @sq_blocked: the SQ waits for something other than a doorbell
  * @err: the engine stopped on an error (no more WQEs executed)
+ * @term_sent: the stream's one TERMINATE is queued
  * @q2_data: a received frame is in Q2 for the next AE (under sim->lock)
  * @tx: transmit staging
  * @txlen: bytes in @tx
@@ -345,6 +330,7 @@ struct irdma_sim_iw {
 	u16 flush_rq_minor;
 	bool term_req;
 	u8 term_act;
+	u8 term_len;
 	struct sk_buff_head held;
 	struct socket *sock;
 	struct socket *lpb_sock;
@@ -376,6 +362,7 @@ struct irdma_sim_iw {
 	bool wait_rtr;
 	bool sq_blocked;
 	bool err;
+	bool term_sent;
 	bool q2_data;
 
 	u8 *tx;
@@ -433,8 +420,7 @@ int irdma_sim_iw_invalidate(struct irdma_sim_iw *iw, u32 stag, bool remote);
 void irdma_sim_iw_read_done(struct irdma_sim_iw *iw);
 void irdma_sim_iw_msg_done(struct irdma_sim_iw *iw);
 void irdma_sim_iw_close_check(struct irdma_sim_iw *iw, bool eof, bool reset);
-void irdma_sim_iw_fail(struct irdma_sim_iw *iw, u32 ae, u32 src, u8 layer,
-		       u8 code);
+void irdma_sim_iw_fail(struct irdma_sim_iw *iw, u32 ae, u32 src);
 void irdma_sim_iw_ae(struct irdma_sim_iw *iw, u32 code, u32 src);
 
 /* ddp.c */
@@ -445,8 +431,7 @@ bool irdma_sim_iw_room(struct irdma_sim_iw *iw);
 void irdma_sim_iw_send_rreq(struct irdma_sim_iw *iw,
 			    const struct irdma_sim_iw_rread *rr, u32 src_stag,
 			    u64 src_to);
-void irdma_sim_iw_send_term(struct irdma_sim_iw *iw, u8 layer, u8 code,
-			    const u8 *fpdu);
+void irdma_sim_iw_send_term(struct irdma_sim_iw *iw, u8 words);
 int irdma_sim_iw_mem(struct irdma_sim_iw *iw, u32 stag, u64 to, void *buf,
 		     u32 len, bool to_mem, u8 rights);
 int irdma_sim_iw_alloc_bufs(struct irdma_sim_iw *iw);

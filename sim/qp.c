@@ -111,24 +111,21 @@ void irdma_sim_iw_ae(struct irdma_sim_iw *iw, u32 code, u32 src)
 }
 
 /**
- * irdma_sim_iw_fail() - stop the QP on an error: TERMINATE to the peer
- * (unless @layer is U8_MAX) and an AE to the driver
+ * irdma_sim_iw_fail() - stop the QP on an error and report it in an AE
  * @iw: engine
  * @ae: AE code
  * @src: AE source
- * @layer: TERMINATE layer and error type byte, or U8_MAX for none
- * @code: TERMINATE error code
+ *
+ * Nothing goes to the peer here: for an error it must hear of, the driver
+ * builds a TERMINATE and moves the QP to TERMINATE.
  */
-void irdma_sim_iw_fail(struct irdma_sim_iw *iw, u32 ae, u32 src, u8 layer,
-		       u8 code)
+void irdma_sim_iw_fail(struct irdma_sim_iw *iw, u32 ae, u32 src)
 {
 	if (iw->err)
 		return;
 	iw->err = true;
 	dev_dbg_ratelimited(&iw->sim->dev, "QP %u: error: AE %#x\n", iw->qpn,
 			    ae);
-	if (layer != U8_MAX && iw->sock)
-		irdma_sim_iw_send_term(iw, layer, code, NULL);
 	irdma_sim_iw_ae(iw, ae, src);
 }
 
@@ -650,7 +647,7 @@ static bool irdma_sim_iw_sq_one(struct irdma_sim_iw *iw)
 	    (idx % IRDMA_MAX_QUANTA_PER_WR) + quanta > IRDMA_MAX_QUANTA_PER_WR) {
 		irdma_sim_iw_wqe_error(iw, slot, IRDMA_FLUSH_LOC_QP_OP_ERR);
 		irdma_sim_iw_fail(iw, IRDMA_AE_WQE_UNEXPECTED_OPCODE,
-				  IRDMA_AE_SOURCE_SQ, U8_MAX, 0);
+				  IRDMA_AE_SOURCE_SQ);
 		return true;
 	}
 	/* one store of the index: the poller reads it (sq_ready) */
@@ -677,7 +674,7 @@ static bool irdma_sim_iw_sq_one(struct irdma_sim_iw *iw)
 		if (ret) {
 			irdma_sim_iw_wqe_error(iw, slot, IRDMA_FLUSH_PROT_ERR);
 			irdma_sim_iw_fail(iw, IRDMA_AE_AMP_INVALID_STAG,
-					  IRDMA_AE_SOURCE_SQ, U8_MAX, 0);
+					  IRDMA_AE_SOURCE_SQ);
 			return true;
 		}
 		p->done = true;
@@ -691,7 +688,7 @@ static bool irdma_sim_iw_sq_one(struct irdma_sim_iw *iw)
 			irdma_sim_iw_fail(iw, ret == -EPERM ?
 					  IRDMA_AE_WQE_UNEXPECTED_OPCODE :
 					  IRDMA_AE_AMP_INVALID_STAG,
-					  IRDMA_AE_SOURCE_SQ, U8_MAX, 0);
+					  IRDMA_AE_SOURCE_SQ);
 			return true;
 		}
 		p->done = true;
@@ -783,12 +780,12 @@ static bool irdma_sim_iw_sq_one(struct irdma_sim_iw *iw)
 bad_wqe:
 	irdma_sim_iw_wqe_error(iw, slot, IRDMA_FLUSH_LOC_QP_OP_ERR);
 	irdma_sim_iw_fail(iw, IRDMA_AE_WQE_UNEXPECTED_OPCODE,
-			  IRDMA_AE_SOURCE_SQ, U8_MAX, 0);
+			  IRDMA_AE_SOURCE_SQ);
 	return true;
 bad_len:
 	irdma_sim_iw_wqe_error(iw, slot, IRDMA_FLUSH_LOC_LEN_ERR);
 	irdma_sim_iw_fail(iw, IRDMA_AE_WQE_UNEXPECTED_OPCODE,
-			  IRDMA_AE_SOURCE_SQ, U8_MAX, 0);
+			  IRDMA_AE_SOURCE_SQ);
 	return true;
 }
 
@@ -804,7 +801,7 @@ void irdma_sim_iw_read_done(struct irdma_sim_iw *iw)
 	if (rr->inv && irdma_sim_iw_invalidate(iw, rr->sink_stag, false)) {
 		irdma_sim_iw_wqe_error(iw, rr->pend, IRDMA_FLUSH_PROT_ERR);
 		irdma_sim_iw_fail(iw, IRDMA_AE_AMP_INVALID_STAG,
-				  IRDMA_AE_SOURCE_SQ, U8_MAX, 0);
+				  IRDMA_AE_SOURCE_SQ);
 		return;
 	}
 	iw->pend[rr->pend].done = true;
@@ -1107,7 +1104,7 @@ static void irdma_sim_iw_work(struct work_struct *work)
 	struct irdma_sim *sim = iw->sim;
 	bool progress, reset, close, running, term;
 	unsigned long flags;
-	u8 state, term_act;
+	u8 state, term_act, term_len;
 	u32 n;
 	int ret;
 
@@ -1124,6 +1121,7 @@ static void irdma_sim_iw_work(struct work_struct *work)
 		close = iw->close_req;
 		term = iw->term_req;
 		term_act = iw->term_act;
+		term_len = iw->term_len;
 		iw->term_req = false;
 		running = iw->phase == IRDMA_SIM_IW_RUN;
 		spin_unlock_irqrestore(&sim->lock, flags);
@@ -1162,13 +1160,9 @@ static void irdma_sim_iw_work(struct work_struct *work)
 			iw->err = true;
 
 		if (running && iw->sock) {
-			if (term && term_act != IRDMA_TERM_SEND_FIN_ONLY &&
-			    term_act != IRDMA_TERM_DONOT_SEND_TERM_OR_FIN &&
-			    !iw->err)
-				/* the driver's own reason is not known here */
-				irdma_sim_iw_send_term(iw, IRDMA_SIM_TERM_RDMAP |
-						       IRDMA_SIM_TERM_RDMAP_LOCAL,
-						       0x00, NULL);
+			if (term && (term_act == IRDMA_TERM_SEND_TERM_AND_FIN ||
+				     term_act == IRDMA_TERM_SEND_TERM_ONLY))
+				irdma_sim_iw_send_term(iw, term_len);
 			if (term)
 				iw->err = true;
 			progress |= irdma_sim_iw_push(iw);
@@ -1374,11 +1368,13 @@ static bool irdma_sim_arp_programmed(struct irdma_sim *sim, u32 idx)
  * @sim: instance
  * @qp: QP
  * @hdr: command header
+ * @qw1: its word 1 (TERMLEN)
  *
  * Context: the CQP worker.
  * Return: 0, or the CQP minor code of a refused transition.
  */
-u16 irdma_sim_iw_modify(struct irdma_sim *sim, struct irdma_sim_qp *qp, u64 hdr)
+u16 irdma_sim_iw_modify(struct irdma_sim *sim, struct irdma_sim_qp *qp, u64 hdr,
+			u64 qw1)
 {
 	u32 next = FIELD_GET(IRDMA_CQP_QP_QW3_NEXTIWSTATE, hdr);
 	struct irdma_sim_iw *iw = qp->iw;
@@ -1441,6 +1437,7 @@ u16 irdma_sim_iw_modify(struct irdma_sim *sim, struct irdma_sim_qp *qp, u64 hdr)
 	case IRDMA_QPS_TERMINATE:
 		iw->term_req = true;
 		iw->term_act = FIELD_GET(IRDMA_CQP_QP_QW3_TERMACT, hdr);
+		iw->term_len = FIELD_GET(IRDMA_CQP_QP_QW1_TERMLEN, qw1);
 		break;
 	}
 	spin_unlock_irqrestore(&sim->lock, flags);

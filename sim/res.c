@@ -341,7 +341,8 @@ void irdma_sim_op_modify_qp(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 		spin_lock_irqsave(&sim->lock, flags);
 		irdma_sim_qp_apply(qp, hdr, rd);
 		spin_unlock_irqrestore(&sim->lock, flags);
-		minor = irdma_sim_iw_modify(sim, qp, hdr);
+		minor = irdma_sim_iw_modify(sim, qp, hdr,
+					    irdma_sim_qw(cmd, 1));
 		if (minor)
 			irdma_sim_cmd_fail(sim, cmd, minor,
 					   "QP %u: the offload cannot start\n",

@@ -1126,7 +1126,7 @@ struct irdma_sim_iw;
 bool irdma_sim_iw_create(struct irdma_sim *sim, struct irdma_sim_cmd *cmd,
 			 struct irdma_sim_qp *qp);
 u16 irdma_sim_iw_modify(struct irdma_sim *sim, struct irdma_sim_qp *qp,
-			u64 hdr);
+			u64 hdr, u64 qw1);
 void irdma_sim_iw_flush(struct irdma_sim *sim, struct irdma_sim_qp *qp,
 			u64 hdr, u64 qw2);
 void irdma_sim_iw_doorbell(struct irdma_sim *sim, struct irdma_sim_qp *qp);

@@ -145,6 +145,11 @@ int irdma_qp_reset(struct irdma_qp *iwqp)
 	return 0;
 }
 
+int irdma_qp_terminate(struct irdma_qp *iwqp)
+{
+	return -EALREADY;
+}
+
 void irdma_qp_flush(struct irdma_qp *iwqp)
 {
 }

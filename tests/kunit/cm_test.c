@@ -57,6 +57,8 @@ struct irdma_test_qp {
 	u32 lsmm_len;
 	int closes;
 	int resets;
+	bool term_built;
+	int terminates;
 	int flushes;
 };
 
@@ -465,6 +467,18 @@ static int irdma_t_qp_reset(struct irdma_qp *qp)
 	return 0;
 }
 
+/* as the hw layer: only after an error AE it built a TERMINATE for */
+static int irdma_t_qp_terminate(struct irdma_qp *qp)
+{
+	struct irdma_test_qp *tq = irdma_t_qp(qp);
+
+	if (!tq->term_built)
+		return -EALREADY;
+	tq->term_built = false;
+	tq->terminates++;
+	return 0;
+}
+
 static void irdma_t_qp_flush(struct irdma_qp *qp)
 {
 	irdma_t_qp(qp)->flushes++;
@@ -483,6 +497,7 @@ static const struct irdma_cm_hw_ops irdma_test_hw_ops = {
 	.qp_offload = irdma_t_qp_offload,
 	.qp_close = irdma_t_qp_close,
 	.qp_reset = irdma_t_qp_reset,
+	.qp_terminate = irdma_t_qp_terminate,
 	.qp_flush = irdma_t_qp_flush,
 };
 
@@ -3865,6 +3880,57 @@ static void irdma_test_terminate_ae_closes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, irdma_t_tqp(0, 0)->flushes, 1);
 }
 
+static void irdma_test_error_ae_terminates(struct kunit *test)
+{
+	struct irdma_test_cmid *l = irdma_t_listen(test, true, NULL, 4);
+	struct irdma_test_cmid *a = irdma_t_cmid(test, 0);
+	struct irdma_test_qp *tq;
+
+	irdma_t_establish(test, l, a);
+	tq = irdma_t_tqp(0, 0);
+	/* an access error: TERMINATE, and the connection waits for the peer */
+	tq->term_built = true;
+	irdma_cm_disconn(&tq->qp, IRDMA_AE_AMP_INVALID_STAG,
+			 IRDMA_TCPS_ESTABLISHED);
+	irdma_t_flush();
+	KUNIT_EXPECT_EQ(test, tq->terminates, 1);
+	KUNIT_EXPECT_EQ(test, tq->resets, 0);
+	KUNIT_EXPECT_EQ(test, a->nev, 1);
+	/* the peer closes: reset, and CLOSE with the error */
+	irdma_cm_disconn(&tq->qp, IRDMA_AE_LLP_FIN_RECEIVED,
+			 IRDMA_TCPS_CLOSE_WAIT);
+	irdma_t_flush();
+	KUNIT_ASSERT_EQ(test, a->nev, 2);
+	KUNIT_EXPECT_EQ(test, a->ev[1].type, IW_CM_EVENT_CLOSE);
+	KUNIT_EXPECT_EQ(test, a->ev[1].status, -ECONNRESET);
+	KUNIT_EXPECT_EQ(test, tq->terminates, 1);
+	KUNIT_EXPECT_EQ(test, tq->resets, 1);
+	KUNIT_EXPECT_EQ(test, tq->flushes, 1);
+}
+
+static void irdma_test_terminate_wait_expires(struct kunit *test)
+{
+	struct irdma_test_cmid *l = irdma_t_listen(test, true, NULL, 4);
+	struct irdma_test_cmid *a = irdma_t_cmid(test, 0);
+	struct irdma_test_qp *tq;
+
+	irdma_t_core(0)->tun.term_wait = HZ / 20;
+	irdma_t_establish(test, l, a);
+	tq = irdma_t_tqp(0, 0);
+	tq->term_built = true;
+	irdma_cm_disconn(&tq->qp, IRDMA_AE_DDP_UBE_INVALID_MSN_NO_BUFFER_AVAILABLE,
+			 IRDMA_TCPS_ESTABLISHED);
+	irdma_t_flush();
+	KUNIT_EXPECT_EQ(test, tq->terminates, 1);
+	/* a peer that never closes: the wait ends in a reset */
+	irdma_t_run(200);
+	KUNIT_ASSERT_EQ(test, a->nev, 2);
+	KUNIT_EXPECT_EQ(test, a->ev[1].type, IW_CM_EVENT_CLOSE);
+	KUNIT_EXPECT_EQ(test, a->ev[1].status, -ECONNRESET);
+	KUNIT_EXPECT_EQ(test, tq->resets, 1);
+	KUNIT_EXPECT_EQ(test, irdma_t_core(0)->node_cnt, 0u);
+}
+
 static void irdma_test_rts_timeout(struct kunit *test)
 {
 	struct irdma_test_cmid *l = irdma_t_listen(test, true, NULL, 4);
@@ -5023,6 +5089,8 @@ static struct kunit_case irdma_cm_conn_cases[] = {
 	KUNIT_CASE(irdma_test_disconnect_reset_ae),
 	KUNIT_CASE(irdma_test_close_timer_forces_close),
 	KUNIT_CASE(irdma_test_terminate_ae_closes),
+	KUNIT_CASE(irdma_test_error_ae_terminates),
+	KUNIT_CASE(irdma_test_terminate_wait_expires),
 	KUNIT_CASE(irdma_test_rts_timeout),
 	KUNIT_CASE(irdma_test_no_rts_timeout_without_rtr),
 	KUNIT_CASE(irdma_test_offload_failure),
