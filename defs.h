@@ -985,14 +985,6 @@ enum irdma_tcp_state_hw {
 #define IRDMA_CQP_MINOR_LLP_CLOSED	0x8009
 #define IRDMA_CQP_MINOR_RESET_NOT_SENT	0x800a
 #define IRDMA_CQP_MINOR_NEEDS_RESET	0x8029
-/* codes the model uses for malformed commands (driver treats as critical) */
-#define IRDMA_CQP_MAJOR_BAD_WQE		0x0001
-#define IRDMA_CQP_MINOR_BAD_OPCODE	0x0001
-#define IRDMA_CQP_MINOR_BAD_ID		0x0002
-#define IRDMA_CQP_MINOR_BAD_ADDR	0x0003
-#define IRDMA_CQP_MINOR_BAD_SIZE	0x0004
-#define IRDMA_CQP_MINOR_NO_RESOURCE	0x0005
-#define IRDMA_CQP_MINOR_BAD_ORDER	0x0006
 
 /* ------------------------------------------------------------------------ */
 /* QP host context (256 bytes)                                              */

@@ -114,7 +114,7 @@ void irdma_sim_cmd_fail(struct irdma_sim *sim, struct irdma_sim_cmd *cmd,
 	struct va_format vaf;
 	va_list args;
 
-	cmd->major = IRDMA_CQP_MAJOR_BAD_WQE;
+	cmd->major = IRDMA_SIM_CQP_MAJOR_BAD_WQE;
 	cmd->minor = minor;
 
 	va_start(args, fmt);
@@ -138,7 +138,7 @@ bool irdma_sim_fn_id_ok(struct irdma_sim *sim, struct irdma_sim_cmd *cmd,
 {
 	if (fn_id == sim->sadev.pf_id)
 		return true;
-	irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_ID,
+	irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_ID,
 			   "HMC function %u is not this PF (%u)\n", fn_id,
 			   sim->sadev.pf_id);
 	return false;
@@ -171,13 +171,13 @@ void irdma_sim_cqp_create(struct irdma_sim *sim)
 		return;
 	}
 	if (READ_ONCE(sim->knobs.fail_cqp_create)) {
-		minor = IRDMA_CQP_MINOR_NO_RESOURCE;
+		minor = IRDMA_SIM_CQP_MINOR_NO_RESOURCE;
 		why = "injected failure";
 		goto fail;
 	}
 	ctx = IS_ALIGNED(pa, 4) ? irdma_sim_dma_va(sim, pa, sizeof(*ctx)) : NULL;
 	if (!ctx) {
-		minor = IRDMA_CQP_MINOR_BAD_ADDR;
+		minor = IRDMA_SIM_CQP_MINOR_BAD_ADDR;
 		why = "host context not in RAM";
 		goto fail;
 	}
@@ -186,12 +186,12 @@ void irdma_sim_cqp_create(struct irdma_sim *sim)
 	qw2 = le64_to_cpu(READ_ONCE(ctx->qw[IRDMA_CQP_CTX_QW2]));
 	qw4 = le64_to_cpu(READ_ONCE(ctx->qw[IRDMA_CQP_CTX_QW4]));
 
-	minor = IRDMA_CQP_MINOR_BAD_ID;
+	minor = IRDMA_SIM_CQP_MINOR_BAD_ID;
 	enc = FIELD_GET(IRDMA_CQP_CTX_QW0_SQSIZE, qw0);
 	protocol = FIELD_GET(IRDMA_CQP_CTX_QW0_PROTOCOL_USED, qw0);
 	profile = FIELD_GET(IRDMA_CQP_CTX_QW2_HMC_PROFILE, qw2);
 	if (enc < 1 || enc > 10) {
-		minor = IRDMA_CQP_MINOR_BAD_SIZE;
+		minor = IRDMA_SIM_CQP_MINOR_BAD_SIZE;
 		why = "SQ size encoding not in 1..10";
 		goto fail;
 	}
@@ -211,7 +211,7 @@ void irdma_sim_cqp_create(struct irdma_sim *sim)
 	sq = IS_ALIGNED(qw1, IRDMA_CQP_SQ_ALIGN) ?
 		irdma_sim_dma_va(sim, qw1, size * sizeof(*sq)) : NULL;
 	if (!sq) {
-		minor = IRDMA_CQP_MINOR_BAD_ADDR;
+		minor = IRDMA_SIM_CQP_MINOR_BAD_ADDR;
 		why = "SQ not 512-byte aligned or not in RAM";
 		goto fail;
 	}
@@ -237,7 +237,7 @@ void irdma_sim_cqp_create(struct irdma_sim *sim)
 fail:
 	sim->regs.ccqpstatus = IRDMA_CCQPSTATUS_ERR;
 	sim->regs.cqperrcodes =
-		FIELD_PREP(IRDMA_CQPERRCODES_MAJOR, IRDMA_CQP_MAJOR_BAD_WQE) |
+		FIELD_PREP(IRDMA_CQPERRCODES_MAJOR, IRDMA_SIM_CQP_MAJOR_BAD_WQE) |
 		FIELD_PREP(IRDMA_CQPERRCODES_MINOR, minor);
 	dev_err_ratelimited(&sim->dev, "CQP create (context %#llx) failed: %s\n",
 			    pa, why);
@@ -336,7 +336,7 @@ static void irdma_sim_cqp_exec(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 		return;
 	}
 	if (cmd->op >= IRDMA_CQP_OP_MAX || !irdma_sim_op_table[cmd->op].exec) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_OPCODE,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_OPCODE,
 				   "opcode not implemented by the model\n");
 		return;
 	}

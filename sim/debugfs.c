@@ -34,8 +34,8 @@ static struct dentry *irdma_sim_debugfs_root;
 /* knobs a new instance starts with (debugfs "defaults") */
 static struct irdma_sim_knobs irdma_sim_default_knobs = {
 	.fail_opcode = IRDMA_SIM_FAIL_NONE,
-	.fail_major = IRDMA_CQP_MAJOR_BAD_WQE,
-	.fail_minor = IRDMA_CQP_MINOR_NO_RESOURCE,
+	.fail_major = IRDMA_SIM_CQP_MAJOR_BAD_WQE,
+	.fail_minor = IRDMA_SIM_CQP_MINOR_NO_RESOURCE,
 };
 
 /**

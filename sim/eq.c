@@ -470,7 +470,7 @@ static bool irdma_sim_cq_ring(struct irdma_sim *sim, struct irdma_sim_cmd *cmd,
 				 IRDMA_CQ_SHADOW_WORDS * sizeof(u64)) : NULL;
 	if (!*shadow) {
 		irdma_sim_qmem_fini(mem);
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_ADDR,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_ADDR,
 				   "CQ %u shadow area %#llx not in RAM\n",
 				   cq->id, shadow_pa);
 		return false;
@@ -499,23 +499,23 @@ void irdma_sim_op_create_cq(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 	if (!irdma_sim_obj_id_ok(sim, cmd, IRDMA_HMC_CQ, id))
 		return;
 	if (xa_load(&sim->cqs, id)) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_ID,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_ID,
 				   "CQ %u exists\n", id);
 		return;
 	}
 	if (size < 2 || size > IRDMA_GEN2_MAX_CQ_SIZE) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_SIZE,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_SIZE,
 				   "CQ %u size %u\n", id, size);
 		return;
 	}
 	if ((hdr & IRDMA_CQP_CQ_QW3_CEQIDVALID) && ceq_id >= IRDMA_SIM_MAX_CEQS) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_ID,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_ID,
 				   "CQ %u names CEQ %u\n", id, ceq_id);
 		return;
 	}
 	cq = kzalloc(sizeof(*cq), GFP_KERNEL);
 	if (!cq) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_NO_RESOURCE,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_NO_RESOURCE,
 				   "CQ %u: out of memory\n", id);
 		return;
 	}
@@ -565,7 +565,7 @@ static struct irdma_sim_cq *irdma_sim_cq_lookup(struct irdma_sim *sim,
 	struct irdma_sim_cq *cq = xa_load(&sim->cqs, id);
 
 	if (!cq || !cq->live) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_ID,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_ID,
 				   "CQ %u does not exist\n", id);
 		return NULL;
 	}
@@ -600,7 +600,7 @@ void irdma_sim_op_modify_cq(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 		return;
 	}
 	if (size < 2 || size > IRDMA_GEN2_MAX_CQ_SIZE) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_SIZE,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_SIZE,
 				   "CQ %u new size %u\n", id, size);
 		return;
 	}
@@ -675,7 +675,7 @@ static struct irdma_sim_eq *irdma_sim_eq_create(struct irdma_sim *sim,
 
 	eq = kzalloc(sizeof(*eq), GFP_KERNEL);
 	if (!eq) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_NO_RESOURCE,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_NO_RESOURCE,
 				   "out of memory\n");
 		return NULL;
 	}
@@ -714,14 +714,14 @@ void irdma_sim_op_create_ceq(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 	unsigned long flags;
 
 	if (id >= IRDMA_SIM_MAX_CEQS || sim->ceqs[id]) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_ID,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_ID,
 				   "CEQ %u %s\n", id,
 				   id >= IRDMA_SIM_MAX_CEQS ? "beyond the maximum" :
 							      "exists");
 		return;
 	}
 	if (size < 2 || size > IRDMA_CEQ_MAX_COUNT) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_SIZE,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_SIZE,
 				   "CEQ %u size %u\n", id, size);
 		return;
 	}
@@ -746,7 +746,7 @@ void irdma_sim_op_destroy_ceq(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 	unsigned long flags;
 
 	if (id >= IRDMA_SIM_MAX_CEQS || !sim->ceqs[id]) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_ID,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_ID,
 				   "CEQ %u does not exist\n", id);
 		return;
 	}
@@ -770,12 +770,12 @@ void irdma_sim_op_create_aeq(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 	unsigned long flags;
 
 	if (sim->aeq) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_ORDER,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_ORDER,
 				   "the AEQ exists\n");
 		return;
 	}
 	if (size < 2 || size > IRDMA_AEQ_MAX_COUNT) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_SIZE,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_SIZE,
 				   "AEQ size %u\n", size);
 		return;
 	}
@@ -798,7 +798,7 @@ void irdma_sim_op_destroy_aeq(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 	unsigned long flags;
 
 	if (!sim->aeq) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_ORDER,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_ORDER,
 				   "there is no AEQ\n");
 		return;
 	}

@@ -114,19 +114,19 @@ bool irdma_sim_obj_id_ok(struct irdma_sim *sim, struct irdma_sim_cmd *cmd,
 	const struct irdma_sim_hmc *hmc = &sim->hmc;
 
 	if (!hmc->committed || !hmc->pages_allocated) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_ORDER,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_ORDER,
 				   "object %u of HMC type %u before the HMC is set up\n",
 				   id, type);
 		return false;
 	}
 	if (id >= hmc->obj[type].cnt) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_ID,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_ID,
 				   "object %u of HMC type %u beyond the committed %u\n",
 				   id, type, hmc->obj[type].cnt);
 		return false;
 	}
 	if (!irdma_sim_hmc_backed(sim, type, id)) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_ADDR,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_ADDR,
 				   "object %u of HMC type %u has no backing SD\n",
 				   id, type);
 		return false;
@@ -153,7 +153,7 @@ static __le64 *irdma_sim_fpm_buf(struct irdma_sim *sim,
 	buf = IS_ALIGNED(pa, 4) ? irdma_sim_dma_va(sim, pa, IRDMA_FPM_BUF_SIZE) :
 				  NULL;
 	if (!buf)
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_ADDR,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_ADDR,
 				   "buffer %#llx not usable\n", pa);
 	return buf;
 }
@@ -224,12 +224,12 @@ void irdma_sim_op_commit_fpm(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 	if (!buf)
 		return;
 	if (len < IRDMA_FPM_BUF_SIZE) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_SIZE,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_SIZE,
 				   "buffer length %u\n", len);
 		return;
 	}
 	if (hmc->committed) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_ORDER,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_ORDER,
 				   "the HMC is already committed\n");
 		return;
 	}
@@ -242,7 +242,7 @@ void irdma_sim_op_commit_fpm(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 		raw = le64_to_cpu(buf[def->cword]) & IRDMA_FPM_COMMIT_CNT;
 		obj[i].cnt = i == IRDMA_HMC_APBVT ? 1 : raw;
 		if (obj[i].cnt > def->max) {
-			irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_SIZE,
+			irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_SIZE,
 					   "HMC type %u count %u above the maximum %u\n",
 					   i, obj[i].cnt, def->max);
 			return;
@@ -260,7 +260,7 @@ void irdma_sim_op_commit_fpm(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 	base += round_up((u64)obj[IRDMA_HMC_PBLE].cnt * IRDMA_SIM_PBLE_SIZE,
 			 IRDMA_FPM_BASE_UNIT);
 	if (base > (u64)IRDMA_SIM_MAX_SDS * IRDMA_HMC_SD_SIZE) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_NO_RESOURCE,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_NO_RESOURCE,
 				   "%llu bytes of FPM space, %u SDs available\n",
 				   base, IRDMA_SIM_MAX_SDS);
 		return;
@@ -268,7 +268,7 @@ void irdma_sim_op_commit_fpm(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 	if (obj[IRDMA_HMC_ARP].cnt) {
 		arp = kvcalloc(obj[IRDMA_HMC_ARP].cnt, sizeof(*arp), GFP_KERNEL);
 		if (!arp) {
-			irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_NO_RESOURCE,
+			irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_NO_RESOURCE,
 					   "out of memory\n");
 			return;
 		}
@@ -322,7 +322,7 @@ static bool irdma_sim_sd_check(struct irdma_sim *sim, struct irdma_sim_cmd *cmd,
 	bool direct = e->data & IRDMA_SD_DATA_DIRECT;
 
 	if (!(e->cmd & IRDMA_SD_CMD_WRITE) || idx >= sim->hmc.sd_cnt) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_ID,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_ID,
 				   "SD command %#llx (index %u of %u)\n", e->cmd,
 				   idx, sim->hmc.sd_cnt);
 		return false;
@@ -330,13 +330,13 @@ static bool irdma_sim_sd_check(struct irdma_sim *sim, struct irdma_sim_cmd *cmd,
 	if (!(e->data & IRDMA_SD_DATA_VALID))
 		return true;
 	if (!direct && (!bp || bp > IRDMA_HMC_PD_PAGES)) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_SIZE,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_SIZE,
 				   "SD %u: %u backing pages\n", idx, bp);
 		return false;
 	}
 	if (!irdma_sim_dma_va(sim, pa, direct ? IRDMA_HMC_SD_SIZE :
 				    IRDMA_HW_PAGE_SIZE)) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_ADDR,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_ADDR,
 				   "SD %u: %s page %#llx not in RAM\n", idx,
 				   direct ? "2 MiB" : "PD", pa);
 		return false;
@@ -369,7 +369,7 @@ void irdma_sim_op_update_sds(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 				FIELD_GET(IRDMA_CQP_SDS_QW2_HMC_FN_ID, qw2)))
 		return;
 	if (!hmc->committed) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_ORDER,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_ORDER,
 				   "SDs before COMMIT_FPM_VAL\n");
 		return;
 	}
@@ -385,7 +385,7 @@ void irdma_sim_op_update_sds(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 	}
 	if (ovf) {
 		if (n != IRDMA_SDS_IN_WQE || n + ovf > IRDMA_SDS_PER_WQE_MAX) {
-			irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_SIZE,
+			irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_SIZE,
 					   "%u entries in the WQE, %u in the overflow area\n",
 					   n, ovf);
 			return;
@@ -393,7 +393,7 @@ void irdma_sim_op_update_sds(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 		area = irdma_sim_dma_va(sim, qw2 & IRDMA_CQP_SDS_QW2_OVERFLOW_PA,
 					ovf * 2 * sizeof(*area));
 		if (!area) {
-			irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_ADDR,
+			irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_ADDR,
 					   "overflow area %#llx not in RAM\n",
 					   qw2 & IRDMA_CQP_SDS_QW2_OVERFLOW_PA);
 			return;
@@ -435,7 +435,7 @@ void irdma_sim_op_shmc_pages(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 					  irdma_sim_qw(cmd, 2))))
 		return;
 	if (!hmc->committed) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_ORDER,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_ORDER,
 				   "before COMMIT_FPM_VAL\n");
 		return;
 	}

@@ -1226,7 +1226,7 @@ bool irdma_sim_iw_create(struct irdma_sim *sim, struct irdma_sim_cmd *cmd,
 	enc_rq = FIELD_GET(IRDMA_QPC_QW3_RQSIZE, qw3);
 	if (enc_sq > ilog2(IRDMA_GEN2_MAX_WQ_QUANTA) - 2 ||
 	    enc_rq > ilog2(IRDMA_GEN2_MAX_RQ_QUANTA) - 2) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_SIZE,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_SIZE,
 				   "QP %u: ring size codes %u/%u\n", qp->id,
 				   enc_sq, enc_rq);
 		return false;
@@ -1235,7 +1235,7 @@ bool irdma_sim_iw_create(struct irdma_sim *sim, struct irdma_sim_cmd *cmd,
 	rqq = 1U << (enc_rq + 2);
 	iw = kzalloc(sizeof(*iw), GFP_KERNEL);
 	if (!iw) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_NO_RESOURCE,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_NO_RESOURCE,
 				   "QP %u: out of memory\n", qp->id);
 		return false;
 	}
@@ -1399,10 +1399,10 @@ u16 irdma_sim_iw_modify(struct irdma_sim *sim, struct irdma_sim_qp *qp, u64 hdr,
 			dev_info_ratelimited(&sim->dev,
 					     "QP %u: ARP index %u is not a programmed entry\n",
 					     qp->id, arp);
-			return IRDMA_CQP_MINOR_BAD_ID;
+			return IRDMA_SIM_CQP_MINOR_BAD_ID;
 		}
 		if (irdma_sim_iw_alloc_bufs(iw))
-			return IRDMA_CQP_MINOR_NO_RESOURCE;
+			return IRDMA_SIM_CQP_MINOR_NO_RESOURCE;
 		irdma_sim_iw_read_ctx(iw, qp->ctx);
 		iw->rreads = kvcalloc(iw->ord, sizeof(*iw->rreads), GFP_KERNEL);
 		iw->rresps = kvcalloc(iw->ird, sizeof(*iw->rresps), GFP_KERNEL);
@@ -1412,7 +1412,7 @@ u16 irdma_sim_iw_modify(struct irdma_sim *sim, struct irdma_sim_qp *qp, u64 hdr,
 			iw->rreads = NULL;
 			iw->rresps = NULL;
 			irdma_sim_iw_free_bufs(iw);
-			return IRDMA_CQP_MINOR_NO_RESOURCE;
+			return IRDMA_SIM_CQP_MINOR_NO_RESOURCE;
 		}
 		iw->msn[IRDMA_SIM_QN_SEND] = 1;
 		iw->msn[IRDMA_SIM_QN_RREQ] = 1;

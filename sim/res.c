@@ -67,7 +67,7 @@ static struct irdma_sim_qp *irdma_sim_qp_lookup(struct irdma_sim *sim,
 	struct irdma_sim_qp *qp = xa_load(&sim->qps, id);
 
 	if (!qp || !qp->live) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_ID,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_ID,
 				   "QP %u does not exist\n", id);
 		return NULL;
 	}
@@ -127,14 +127,14 @@ static bool irdma_sim_qp_read(struct irdma_sim *sim, struct irdma_sim_cmd *cmd,
 	ctx = IS_ALIGNED(rd->ctx_pa, sizeof(u64)) ?
 		irdma_sim_dma_va(sim, rd->ctx_pa, IRDMA_QP_CTX_SIZE) : NULL;
 	if (!ctx) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_ADDR,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_ADDR,
 				   "QP %u context %#llx not in RAM\n", id,
 				   rd->ctx_pa);
 		return false;
 	}
 	if (!IS_ALIGNED(rd->shadow_pa, sizeof(u64)) ||
 	    !irdma_sim_dma_va(sim, rd->shadow_pa, IRDMA_QP_SHADOW_SIZE)) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_ADDR,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_ADDR,
 				   "QP %u shadow area %#llx not in RAM\n", id,
 				   rd->shadow_pa);
 		return false;
@@ -147,7 +147,7 @@ static bool irdma_sim_qp_read(struct irdma_sim *sim, struct irdma_sim_cmd *cmd,
 	if ((hdr & IRDMA_CQP_QP_QW3_CQNUMVALID) &&
 	    (!irdma_sim_cq_exists(sim, rd->txcq) ||
 	     !irdma_sim_cq_exists(sim, rd->rxcq))) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_ID,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_ID,
 				   "QP %u names CQs %u/%u that do not exist\n",
 				   id, rd->txcq, rd->rxcq);
 		return false;
@@ -269,12 +269,12 @@ void irdma_sim_op_create_qp(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 	if (!irdma_sim_obj_id_ok(sim, cmd, IRDMA_HMC_QP, id))
 		return;
 	if (xa_load(&sim->qps, id)) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_ID,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_ID,
 				   "QP %u exists\n", id);
 		return;
 	}
 	if (type != IRDMA_QP_TYPE_IWARP && type != IRDMA_QP_TYPE_UDA) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_ID,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_ID,
 				   "QP %u type %u is not iWARP or UDA\n", id,
 				   type);
 		return;
@@ -282,7 +282,7 @@ void irdma_sim_op_create_qp(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 	qp = kzalloc(sizeof(*qp), GFP_KERNEL);
 	rd = kmalloc(sizeof(*rd), GFP_KERNEL);
 	if (!qp || !rd) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_NO_RESOURCE,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_NO_RESOURCE,
 				   "QP %u: out of memory\n", id);
 		goto out;
 	}
@@ -333,7 +333,7 @@ void irdma_sim_op_modify_qp(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 		return;
 	rd = kmalloc(sizeof(*rd), GFP_KERNEL);
 	if (!rd) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_NO_RESOURCE,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_NO_RESOURCE,
 				   "QP %u: out of memory\n", id);
 		return;
 	}
@@ -402,7 +402,7 @@ void irdma_sim_op_flush_wqes(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 		return;
 	if ((hdr & IRDMA_CQP_FLUSH_QW3_GENERATE_AE) &&
 	    code > FIELD_MAX(IRDMA_AEQE_QW1_AECODE)) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_ID,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_ID,
 				   "QP %u: AE code %#x\n", id, code);
 		return;
 	}
@@ -512,7 +512,7 @@ static struct irdma_sim_mr *irdma_sim_stag_new(struct irdma_sim *sim,
 	if (!irdma_sim_obj_id_ok(sim, cmd, IRDMA_HMC_MR, idx))
 		return NULL;
 	if (xa_load(&sim->mrs, idx)) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_ID,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_ID,
 				   "STag index %u exists\n", idx);
 		return NULL;
 	}
@@ -522,20 +522,20 @@ static struct irdma_sim_mr *irdma_sim_stag_new(struct irdma_sim *sim,
 					  irdma_sim_qw(cmd, 5))))
 		return NULL;
 	if (FIELD_GET(IRDMA_CQP_STAG_QW3_HPAGESIZE, hdr) > IRDMA_PAGE_SIZE_1G) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_SIZE,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_SIZE,
 				   "STag index %u: page size code %llu\n", idx,
 				   FIELD_GET(IRDMA_CQP_STAG_QW3_HPAGESIZE, hdr));
 		return NULL;
 	}
 	level = FIELD_GET(IRDMA_CQP_QW3_LPBLSIZE, hdr);
 	if (level == 2) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_SIZE,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_SIZE,
 				   "STag index %u: PBL level code 2\n", idx);
 		return NULL;
 	}
 	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
 	if (!mr) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_NO_RESOURCE,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_NO_RESOURCE,
 				   "STag index %u: out of memory\n", idx);
 		return NULL;
 	}
@@ -608,7 +608,7 @@ void irdma_sim_op_reg_mr(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 	mr->pa = irdma_sim_qw(cmd, 4);
 	mr->va_based = hdr & IRDMA_CQP_STAG_QW3_VABASEDTO;
 	if (!mr->pbl_level && mr->len && !irdma_sim_dma_va(sim, mr->pa, 1)) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_ADDR,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_ADDR,
 				   "STag index %u: address %#llx not in RAM\n",
 				   mr->idx, mr->pa);
 		kfree(mr);
@@ -616,7 +616,7 @@ void irdma_sim_op_reg_mr(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 	}
 	if (mr->pbl_level &&
 	    mr->first_pble >= sim->hmc.obj[IRDMA_HMC_PBLE].cnt) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_ID,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_ID,
 				   "STag index %u: PBLE %u beyond %u\n", mr->idx,
 				   mr->first_pble,
 				   sim->hmc.obj[IRDMA_HMC_PBLE].cnt);
@@ -640,12 +640,12 @@ void irdma_sim_op_dealloc_stag(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 	unsigned long flags;
 
 	if (!mr || !mr->live) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_ID,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_ID,
 				   "STag index %u does not exist\n", idx);
 		return;
 	}
 	if (mr->pd != pd || mr->is_mr != !!(hdr & IRDMA_CQP_STAG_QW3_MR)) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_ID,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_ID,
 				   "STag index %u: PD %u/%s, not PD %u/%s\n", idx,
 				   mr->pd, mr->is_mr ? "MR" : "MW", pd,
 				   hdr & IRDMA_CQP_STAG_QW3_MR ? "MR" : "MW");
@@ -694,7 +694,7 @@ static bool irdma_sim_ah_read(struct irdma_sim *sim, struct irdma_sim_cmd *cmd,
 	irdma_sim_ip_words(irdma_sim_qw(cmd, 6), irdma_sim_qw(cmd, 7),
 			   ah->ipv4, ah->src_ip);
 	if (ah->arp_idx >= sim->hmc.obj[IRDMA_HMC_ARP].cnt) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_ID,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_ID,
 				   "ARP index %u beyond %u\n", ah->arp_idx,
 				   sim->hmc.obj[IRDMA_HMC_ARP].cnt);
 		return false;
@@ -718,13 +718,13 @@ void irdma_sim_op_create_ah(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 	if (!irdma_sim_obj_id_ok(sim, cmd, IRDMA_HMC_FSIAV, idx))
 		return;
 	if (xa_load(&sim->ahs, idx)) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_ID,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_ID,
 				   "AH %u exists\n", idx);
 		return;
 	}
 	ah = kzalloc(sizeof(*ah), GFP_KERNEL);
 	if (!ah) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_NO_RESOURCE,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_NO_RESOURCE,
 				   "AH %u: out of memory\n", idx);
 		return;
 	}
@@ -761,7 +761,7 @@ static struct irdma_sim_ah *irdma_sim_ah_lookup(struct irdma_sim *sim,
 	struct irdma_sim_ah *ah = xa_load(&sim->ahs, idx);
 
 	if (!ah || !ah->live) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_ID,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_ID,
 				   "AH %u does not exist\n", idx);
 		return NULL;
 	}
@@ -932,23 +932,23 @@ void irdma_sim_op_manage_qhash(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 
 	if (key.type != IRDMA_QHASH_TYPE_TCP_ESTABLISHED &&
 	    key.type != IRDMA_QHASH_TYPE_TCP_SYN) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_ID,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_ID,
 				   "entry type %u is not TCP\n", key.type);
 		return;
 	}
 	if (manage > IRDMA_QHASH_MANAGE_MODIFY) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_OPCODE,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_OPCODE,
 				   "manage code %u\n", manage);
 		return;
 	}
 	if (!sim->hmc.committed || key.qpn >= sim->hmc.obj[IRDMA_HMC_QP].cnt) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_ID,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_ID,
 				   "target QP %u beyond the committed QPs\n",
 				   key.qpn);
 		return;
 	}
 	if (key.qs_handle >= IRDMA_SIM_MAX_QSETS) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_ID,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_ID,
 				   "QS handle %u\n", key.qs_handle);
 		return;
 	}
@@ -973,7 +973,7 @@ void irdma_sim_op_manage_qhash(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 	}
 	e = kmemdup(&key, sizeof(key), GFP_KERNEL);
 	if (!e) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_NO_RESOURCE,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_NO_RESOURCE,
 				   "out of memory\n");
 		return;
 	}
@@ -1006,13 +1006,13 @@ void irdma_sim_op_ws_node(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 	switch (op) {
 	case 0:	/* add */
 		if (n->used) {
-			irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_ID,
+			irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_ID,
 					   "node %u exists\n", id);
 			return;
 		}
 		if (parent != id &&
 		    (!sim->ws[parent].used || sim->ws[parent].leaf)) {
-			irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_ID,
+			irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_ID,
 					   "node %u: parent %u is not a node\n",
 					   id, parent);
 			return;
@@ -1021,7 +1021,7 @@ void irdma_sim_op_ws_node(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 			qs = find_first_zero_bit(sim->qsets, IRDMA_SIM_MAX_QSETS);
 			if (qs >= IRDMA_SIM_MAX_QSETS) {
 				irdma_sim_cmd_fail(sim, cmd,
-						   IRDMA_CQP_MINOR_NO_RESOURCE,
+						   IRDMA_SIM_CQP_MINOR_NO_RESOURCE,
 						   "node %u: no queue set left\n",
 						   id);
 				return;
@@ -1035,21 +1035,21 @@ void irdma_sim_op_ws_node(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 		break;
 	case 1:	/* modify */
 		if (!n->used) {
-			irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_ID,
+			irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_ID,
 					   "node %u does not exist\n", id);
 			return;
 		}
 		break;
 	case 2:	/* delete */
 		if (!n->used) {
-			irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_ID,
+			irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_ID,
 					   "node %u does not exist\n", id);
 			return;
 		}
 		for (i = 0; i < IRDMA_SIM_WS_NODES; i++) {
 			if (i != id && sim->ws[i].used && sim->ws[i].parent == id) {
 				irdma_sim_cmd_fail(sim, cmd,
-						   IRDMA_CQP_MINOR_BAD_ORDER,
+						   IRDMA_SIM_CQP_MINOR_BAD_ORDER,
 						   "node %u still has child %u\n",
 						   id, i);
 				return;
@@ -1060,7 +1060,7 @@ void irdma_sim_op_ws_node(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 		memset(n, 0, sizeof(*n));
 		return;
 	default:
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_OPCODE,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_OPCODE,
 				   "node operation %u\n", op);
 		return;
 	}
@@ -1086,7 +1086,7 @@ void irdma_sim_op_push_pages(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 	u64 hdr = irdma_sim_qw(cmd, IRDMA_CQP_WQE_HDR);
 
 	if (hdr & IRDMA_SIM_PUSH_QW3_FREE) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_ID,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_ID,
 				   "push page %llu was never allocated\n",
 				   FIELD_GET(IRDMA_SIM_PUSH_QW3_IDX, hdr));
 		return;
@@ -1113,7 +1113,7 @@ void irdma_sim_op_manage_stats(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 		inst = find_first_zero_bit(sim->stats_insts,
 					   IRDMA_SIM_STATS_INSTS);
 		if (inst >= IRDMA_SIM_STATS_INSTS) {
-			irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_NO_RESOURCE,
+			irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_NO_RESOURCE,
 					   "no statistics instance left\n");
 			return;
 		}
@@ -1122,7 +1122,7 @@ void irdma_sim_op_manage_stats(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 		return;
 	}
 	if (!__test_and_clear_bit(inst, sim->stats_insts))
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_ID,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_ID,
 				   "statistics instance %u is not allocated\n",
 				   inst);
 }
@@ -1212,7 +1212,7 @@ void irdma_sim_op_gather_stats(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 		return;
 	if ((hdr & IRDMA_CQP_STATS_QW3_USE_INST) &&
 	    !test_bit(inst, sim->stats_insts)) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_ID,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_ID,
 				   "statistics instance %u is not allocated\n",
 				   inst);
 		return;
@@ -1220,7 +1220,7 @@ void irdma_sim_op_gather_stats(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 	buf = IS_ALIGNED(pa, sizeof(u64)) ?
 		irdma_sim_dma_va(sim, pa, IRDMA_GSTAT_LEN) : NULL;
 	if (!buf) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_ADDR,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_ADDR,
 				   "buffer %#llx not in RAM\n", pa);
 		return;
 	}
@@ -1269,7 +1269,7 @@ void irdma_sim_op_query_features(struct irdma_sim *sim,
 	buf = n && IS_ALIGNED(pa, sizeof(u64)) ?
 		irdma_sim_dma_va(sim, pa, n * sizeof(u64)) : NULL;
 	if (!buf) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_ADDR,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_ADDR,
 				   "buffer %#llx (%u bytes) not usable\n", pa,
 				   len);
 		return;

@@ -99,9 +99,9 @@
 /*
  * CQE error code of a UDA WQE the model cannot execute: no UDA codes are
  * known, so the model uses its CQP codes (major
- * IRDMA_CQP_MAJOR_BAD_WQE, minor IRDMA_CQP_MINOR_* naming the reason)
+ * IRDMA_SIM_CQP_MAJOR_BAD_WQE, minor IRDMA_CQP_MINOR_* naming the reason)
  */
-#define IRDMA_SIM_UDA_ERR_MAJOR		IRDMA_CQP_MAJOR_BAD_WQE
+#define IRDMA_SIM_UDA_ERR_MAJOR		IRDMA_SIM_CQP_MAJOR_BAD_WQE
 
 /* MANAGE_PUSH_PAGES QW3 */
 #define IRDMA_SIM_PUSH_QW3_IDX		GENMASK_ULL(9, 0)
@@ -1000,13 +1000,13 @@ static inline u64 irdma_sim_qw(const struct irdma_sim_cmd *cmd, unsigned int i)
  * irdma_sim_errno_minor() - CQP minor error code for a memory set-up failure
  * @err: negative errno from irdma_sim_qmem_init() or an allocation
  *
- * Return: IRDMA_CQP_MINOR_NO_RESOURCE for -ENOMEM, else
- * IRDMA_CQP_MINOR_BAD_ADDR.
+ * Return: IRDMA_SIM_CQP_MINOR_NO_RESOURCE for -ENOMEM, else
+ * IRDMA_SIM_CQP_MINOR_BAD_ADDR.
  */
 static inline u16 irdma_sim_errno_minor(int err)
 {
-	return err == -ENOMEM ? IRDMA_CQP_MINOR_NO_RESOURCE :
-				IRDMA_CQP_MINOR_BAD_ADDR;
+	return err == -ENOMEM ? IRDMA_SIM_CQP_MINOR_NO_RESOURCE :
+				IRDMA_SIM_CQP_MINOR_BAD_ADDR;
 }
 
 struct seq_file;

@@ -36,6 +36,19 @@
 #define IRDMA_SIM_ADEV_NAME	"iwarp"
 #define IRDMA_SIM_MAX_VECTORS	8
 
+/*
+ * The model's own CQP error codes for a command it refuses (the adapter's
+ * are not documented): one major code, the minor says why.  The driver
+ * treats any of them as a failed command; its checker expects them.
+ */
+#define IRDMA_SIM_CQP_MAJOR_BAD_WQE	0x0001
+#define IRDMA_SIM_CQP_MINOR_BAD_OPCODE	0x0001
+#define IRDMA_SIM_CQP_MINOR_BAD_ID	0x0002
+#define IRDMA_SIM_CQP_MINOR_BAD_ADDR	0x0003
+#define IRDMA_SIM_CQP_MINOR_BAD_SIZE	0x0004
+#define IRDMA_SIM_CQP_MINOR_NO_RESOURCE	0x0005
+#define IRDMA_SIM_CQP_MINOR_BAD_ORDER	0x0006
+
 struct irdma_sim_adev;
 
 /**

@@ -73,7 +73,7 @@ static bool irdma_sim_uda_map(struct irdma_sim *sim, struct irdma_sim_cmd *cmd,
 			      const char *name, u64 pa, u32 enc)
 {
 	if (enc > ilog2(IRDMA_GEN2_MAX_WQ_QUANTA) - 2) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_SIZE,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_SIZE,
 				   "UDA QP %u: %s size code %u\n", qp->id, name,
 				   enc);
 		return false;
@@ -83,7 +83,7 @@ static bool irdma_sim_uda_map(struct irdma_sim *sim, struct irdma_sim_cmd *cmd,
 		irdma_sim_dma_va(sim, pa, (size_t)wq->size * IRDMA_WQE_QUANTUM) :
 		NULL;
 	if (!wq->ring) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_ADDR,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_ADDR,
 				   "UDA QP %u: %s of %u WQEs at %#llx not in RAM\n",
 				   qp->id, name, wq->size, pa);
 		return false;
@@ -112,7 +112,7 @@ bool irdma_sim_uda_init(struct irdma_sim *sim, struct irdma_sim_cmd *cmd,
 	u64 qw3 = le64_to_cpu(qp->ctx[IRDMA_QPC_QW3]);
 
 	if (FIELD_GET(IRDMA_QPC_QW0_RQWQESIZE, qw0)) {
-		irdma_sim_cmd_fail(sim, cmd, IRDMA_CQP_MINOR_BAD_SIZE,
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_SIZE,
 				   "UDA QP %u: RQ WQE size code %llu (the model takes 32-byte WQEs)\n",
 				   qp->id, FIELD_GET(IRDMA_QPC_QW0_RQWQESIZE, qw0));
 		return false;
@@ -288,7 +288,7 @@ bool irdma_sim_uda_rx(struct irdma_sim *sim, u32 qpn,
 	buf = irdma_sim_dma_va(sim, le64_to_cpu(READ_ONCE(wqe->qw[0])), need);
 	off = IRDMA_SIM_UDA_L3_AREA - f->l3_hlen;
 	if (!buf) {
-		minor = IRDMA_CQP_MINOR_BAD_ADDR;
+		minor = IRDMA_SIM_CQP_MINOR_BAD_ADDR;
 		need = 0;
 	} else {
 		memset(buf, 0, off);
@@ -388,30 +388,30 @@ static u16 irdma_sim_uda_tx_check(struct irdma_sim *sim, u64 hdr, u64 addr,
 	if (FIELD_GET(IRDMA_WQE_HDR_OPCODE, hdr) != IRDMA_WQE_OP_SEND ||
 	    FIELD_GET(IRDMA_WQE_HDR_ADDFRAGCNT, hdr)) {
 		st->tx_bad_op++;
-		return IRDMA_CQP_MINOR_BAD_OPCODE;
+		return IRDMA_SIM_CQP_MINOR_BAD_OPCODE;
 	}
 	ah = xa_load(&sim->ahs, ah_idx);
 	if (!ah || !ah->live || ah->gen != sim->gen ||
 	    !is_valid_ether_addr(ah->mac)) {
 		st->tx_bad_ah++;
-		return IRDMA_CQP_MINOR_BAD_ID;
+		return IRDMA_SIM_CQP_MINOR_BAD_ID;
 	}
 	*len = FIELD_GET(IRDMA_WQE_FRAG_LEN, frag);
 	l3 = ah->ipv4 ? sizeof(struct iphdr) : sizeof(struct ipv6hdr);
 	if (l4len < sizeof(struct tcphdr) || *len < l4len ||
 	    *len + l3 > READ_ONCE(sim->netdev->mtu)) {
 		st->tx_bad_len++;
-		return IRDMA_CQP_MINOR_BAD_SIZE;
+		return IRDMA_SIM_CQP_MINOR_BAD_SIZE;
 	}
 	*buf = irdma_sim_dma_va(sim, addr, *len);
 	if (!*buf) {
 		st->tx_bad_buf++;
-		return IRDMA_CQP_MINOR_BAD_ADDR;
+		return IRDMA_SIM_CQP_MINOR_BAD_ADDR;
 	}
 	/* byte 12 of the TCP header: data offset in 32-bit words, 7:4 */
 	if ((READ_ONCE((*buf)[12]) >> 4) * 4 != l4len) {
 		st->tx_bad_len++;
-		return IRDMA_CQP_MINOR_BAD_SIZE;
+		return IRDMA_SIM_CQP_MINOR_BAD_SIZE;
 	}
 	if (ah->loopback) {
 		ether_addr_copy(tx->dmac, sim->netdev->dev_addr);
@@ -422,7 +422,7 @@ static u16 irdma_sim_uda_tx_check(struct irdma_sim *sim, u64 hdr, u64 addr,
 			irdma_sim_gstat_add(sim, ah->ipv4 ?
 					    IRDMA_GSTAT_IP4_TX_NO_ROUTE :
 					    IRDMA_GSTAT_IP6_TX_NO_ROUTE, 1);
-			return IRDMA_CQP_MINOR_BAD_ID;
+			return IRDMA_SIM_CQP_MINOR_BAD_ID;
 		}
 		ether_addr_copy(tx->dmac, sim->arp[ah->arp_idx].mac);
 	}

@@ -501,7 +501,7 @@ static void chk_garbage(struct chk *c)
 	chk_op(qw, 0x3f, 0);
 	codes = chk_expect(c, qw, true, "opcode 0x3f");
 	CHECK(c, FIELD_GET(IRDMA_CQPERRCODES_MINOR, codes) ==
-	      IRDMA_CQP_MINOR_BAD_OPCODE, "minor code %#x", codes);
+	      IRDMA_SIM_CQP_MINOR_BAD_OPCODE, "minor code %#x", codes);
 	chk_op(qw, IRDMA_CQP_OP_CREATE_CQ, 0);
 	chk_expect(c, qw, true, "CREATE_CQ before the HMC");
 
