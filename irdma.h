@@ -55,12 +55,22 @@ const char *irdma_cqp_op_name(u8 opcode);
 void irdma_ip_to_words(__le64 *hi_word, __le64 *lo_word, const u32 ip[4],
 		       bool ipv4);
 
-/* hw.c: bring-up, interrupts, event queues */
+/* hw.c: bring-up and teardown */
 int irdma_hw_set_bus(struct irdma_pci_f *rf, const struct irdma_bus_info *info);
 int irdma_ctrl_init_hw(struct irdma_pci_f *rf);
 int irdma_rt_init_hw(struct irdma_pci_f *rf);
 void irdma_rt_deinit_hw(struct irdma_pci_f *rf);
 void irdma_ctrl_deinit_hw(struct irdma_pci_f *rf);
+
+/* eventq.c: interrupt vectors, CEQs, the AEQ and event dispatch */
+int irdma_setup_vectors(struct irdma_pci_f *rf,
+			const struct irdma_bus_info *info);
+void irdma_free_vector(struct irdma_pci_f *rf, struct irdma_msix_vector *vec);
+int irdma_ceq_create(struct irdma_pci_f *rf, u32 id);
+void irdma_ceq_destroy(struct irdma_pci_f *rf, struct irdma_ceq *ceq);
+void irdma_ceqs_destroy_extra(struct irdma_pci_f *rf);
+int irdma_aeq_create(struct irdma_pci_f *rf);
+void irdma_aeq_destroy(struct irdma_pci_f *rf);
 
 /* ilq.c */
 int irdma_ilq_create(struct irdma_pci_f *rf);
