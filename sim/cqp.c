@@ -102,49 +102,6 @@ const char *irdma_sim_op_name(u8 op)
 }
 
 /**
- * irdma_sim_cmd_fail() - complete a command with a "malformed WQE" error
- * @sim: instance
- * @cmd: command being executed
- * @minor: IRDMA_CQP_MINOR_* reason
- * @fmt: printf format of the explanation (rate-limited, names the opcode)
- */
-void irdma_sim_cmd_fail(struct irdma_sim *sim, struct irdma_sim_cmd *cmd,
-			u16 minor, const char *fmt, ...)
-{
-	struct va_format vaf;
-	va_list args;
-
-	cmd->major = IRDMA_SIM_CQP_MAJOR_BAD_WQE;
-	cmd->minor = minor;
-
-	va_start(args, fmt);
-	vaf.fmt = fmt;
-	vaf.va = &args;
-	dev_err_ratelimited(&sim->dev, "CQP %s (op %#x) at WQE %u failed: %pV",
-			    irdma_sim_op_name(cmd->op), cmd->op, cmd->idx, &vaf);
-	va_end(args);
-}
-
-/**
- * irdma_sim_fn_id_ok() - check an HMC function id field
- * @sim: instance
- * @cmd: command being executed (failed when the id is wrong)
- * @fn_id: HMC function id from the WQE
- *
- * Return: true when @fn_id is this PF's.
- */
-bool irdma_sim_fn_id_ok(struct irdma_sim *sim, struct irdma_sim_cmd *cmd,
-			u32 fn_id)
-{
-	if (fn_id == sim->sadev.pf_id)
-		return true;
-	irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_ID,
-			   "HMC function %u is not this PF (%u)\n", fn_id,
-			   sim->sadev.pf_id);
-	return false;
-}
-
-/**
  * irdma_sim_cqp_create() - CCQPLOW written with a host context address
  * @sim: instance
  *
@@ -426,6 +383,7 @@ static bool irdma_sim_cqp_next(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 	cmd->wqe.qw[IRDMA_CQP_WQE_HDR] = cpu_to_le64(hdr);
 	cmd->idx = cqp->tail;
 	cmd->op = FIELD_GET(IRDMA_CQP_HDR_OPCODE, hdr);
+	cmd->name = irdma_sim_op_name(cmd->op);
 	cmd->major = 0;
 	cmd->minor = 0;
 	cmd->op_ret = 0;

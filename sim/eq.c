@@ -391,6 +391,31 @@ int irdma_sim_aeq_post(struct irdma_sim *sim, u64 ctx, u64 qw1)
 }
 
 /**
+ * irdma_sim_qp_ae() - post an AE about a QP
+ * @sim: instance
+ * @qp: QP
+ * @code: AE code
+ * @src: AE source
+ * @q2_data: a frame was copied into the QP's Q2 for this AE
+ *
+ * Context: sim->lock held.
+ * Return: as irdma_sim_aeq_post().
+ */
+int irdma_sim_qp_ae(struct irdma_sim *sim, struct irdma_sim_qp *qp, u32 code,
+		    u32 src, bool q2_data)
+{
+	lockdep_assert_held(&sim->lock);
+	return irdma_sim_aeq_post(sim, qp->comp_ctx,
+				  FIELD_PREP(IRDMA_AEQE_QW1_QPCQID_LOW, qp->id) |
+				  FIELD_PREP(IRDMA_AEQE_QW1_QPCQID_HI, qp->id >> 18) |
+				  FIELD_PREP(IRDMA_AEQE_QW1_AECODE, code) |
+				  FIELD_PREP(IRDMA_AEQE_QW1_AESRC, src) |
+				  FIELD_PREP(IRDMA_AEQE_QW1_IWSTATE, qp->state) |
+				  FIELD_PREP(IRDMA_AEQE_QW1_TCPSTATE, qp->tcp_state) |
+				  FIELD_PREP(IRDMA_AEQE_QW1_Q2DATA, q2_data));
+}
+
+/**
  * irdma_sim_aeq_credit() - AEQALLOC written: AEQEs consumed
  * @sim: instance
  * @n: number of AEQEs the driver consumed

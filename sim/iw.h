@@ -410,8 +410,41 @@ struct irdma_sim_iw {
 	} seen;
 };
 
-/* qp.c */
-void irdma_sim_iw_kick(struct irdma_sim_iw *iw);
+/**
+ * irdma_sim_iw_live() - whether the engine may touch the QP's memory
+ * @iw: engine
+ *
+ * Context: sim->lock held.
+ * Return: true while the QP is live in the current CQP generation.
+ */
+static inline bool irdma_sim_iw_live(struct irdma_sim_iw *iw)
+{
+	struct irdma_sim *sim = iw->sim;
+
+	lockdep_assert_held(&sim->lock);
+	return !sim->dead && !iw->stopping && iw->qp->live &&
+	       iw->qp->gen == sim->gen;
+}
+
+/**
+ * irdma_sim_iw_kick() - run the engine of a QP soon
+ * @iw: engine
+ *
+ * Context: any.
+ */
+static inline void irdma_sim_iw_kick(struct irdma_sim_iw *iw)
+{
+	if (!READ_ONCE(iw->stopping))
+		queue_work(iw->sim->iw_wq, &iw->work);
+}
+
+/* complete.c */
+void irdma_sim_iw_ae(struct irdma_sim_iw *iw, u32 code, u32 src);
+void irdma_sim_iw_fail(struct irdma_sim_iw *iw, u32 ae, u32 src);
+int irdma_sim_iw_cqe(struct irdma_sim_iw *iw, bool sq, u64 qw0,
+		     u64 qw2_extra, u64 hdr, bool solicited);
+bool irdma_sim_iw_retire(struct irdma_sim_iw *iw);
+void irdma_sim_iw_wqe_error(struct irdma_sim_iw *iw, u32 slot, u16 minor);
 bool irdma_sim_iw_rq_ready(struct irdma_sim_iw *iw);
 int irdma_sim_iw_rq_take(struct irdma_sim_iw *iw);
 void irdma_sim_iw_rq_complete(struct irdma_sim_iw *iw, bool se, u32 inv,
@@ -420,8 +453,6 @@ int irdma_sim_iw_invalidate(struct irdma_sim_iw *iw, u32 stag, bool remote);
 void irdma_sim_iw_read_done(struct irdma_sim_iw *iw);
 void irdma_sim_iw_msg_done(struct irdma_sim_iw *iw);
 void irdma_sim_iw_close_check(struct irdma_sim_iw *iw, bool eof, bool reset);
-void irdma_sim_iw_fail(struct irdma_sim_iw *iw, u32 ae, u32 src);
-void irdma_sim_iw_ae(struct irdma_sim_iw *iw, u32 code, u32 src);
 
 /* ddp.c */
 bool irdma_sim_iw_rx(struct irdma_sim_iw *iw);
@@ -439,7 +470,6 @@ void irdma_sim_iw_free_bufs(struct irdma_sim_iw *iw);
 
 /* tcp.c */
 int irdma_sim_tcp_handoff(struct irdma_sim_iw *iw);
-bool irdma_sim_iw_lpb_wait(struct irdma_sim_iw *iw, struct socket *sock);
 void irdma_sim_tcp_release(struct irdma_sim_iw *iw, bool abort);
 void irdma_sim_tcp_shutdown(struct irdma_sim_iw *iw);
 void irdma_sim_tcp_count(struct irdma_sim_iw *iw);

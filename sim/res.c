@@ -182,27 +182,6 @@ static void irdma_sim_qp_apply(struct irdma_sim_qp *qp, u64 hdr,
 }
 
 /**
- * irdma_sim_qp_ae() - post an AE about a QP
- * @sim: instance
- * @qp: QP
- * @code: AE code
- * @src: AE source
- */
-static void irdma_sim_qp_ae(struct irdma_sim *sim, struct irdma_sim_qp *qp,
-			    u32 code, u32 src)
-{
-	lockdep_assert_held(&sim->lock);
-
-	irdma_sim_aeq_post(sim, qp->comp_ctx,
-			   FIELD_PREP(IRDMA_AEQE_QW1_QPCQID_LOW, qp->id) |
-			   FIELD_PREP(IRDMA_AEQE_QW1_QPCQID_HI, qp->id >> 18) |
-			   FIELD_PREP(IRDMA_AEQE_QW1_AECODE, code) |
-			   FIELD_PREP(IRDMA_AEQE_QW1_AESRC, src) |
-			   FIELD_PREP(IRDMA_AEQE_QW1_IWSTATE, qp->state) |
-			   FIELD_PREP(IRDMA_AEQE_QW1_TCPSTATE, qp->tcp_state));
-}
-
-/**
  * irdma_sim_qhash_free() - unlink and free a qhash entry
  * @sim: instance
  * @e: entry
@@ -414,7 +393,8 @@ void irdma_sim_op_flush_wqes(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 		qp->flush_rq = true;
 	if (hdr & IRDMA_CQP_FLUSH_QW3_GENERATE_AE)
 		irdma_sim_qp_ae(sim, qp, code,
-				FIELD_GET(IRDMA_CQP_FLUSH_QW1_AESOURCE, qw1));
+				FIELD_GET(IRDMA_CQP_FLUSH_QW1_AESOURCE, qw1),
+				false);
 	spin_unlock_irqrestore(&sim->lock, flags);
 }
 
@@ -436,7 +416,7 @@ void irdma_sim_op_suspend_qp(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 	spin_lock_irqsave(&sim->lock, flags);
 	qp->suspended = true;
 	irdma_sim_qp_ae(sim, qp, IRDMA_AE_QP_SUSPEND_COMPLETE,
-			IRDMA_AE_SOURCE_RSVD);
+			IRDMA_AE_SOURCE_RSVD, false);
 	spin_unlock_irqrestore(&sim->lock, flags);
 }
 
@@ -1125,36 +1105,6 @@ void irdma_sim_op_manage_stats(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_ID,
 				   "statistics instance %u is not allocated\n",
 				   inst);
-}
-
-/**
- * irdma_sim_gstat_ip() - count IP packets and the TCP segments they carry
- * @sim: instance
- * @ipv4: IPv4 (else IPv6)
- * @rx: received (else sent)
- * @octets: IP bytes, headers included
- * @pkts: packets
- *
- * Every IP packet the model sends or takes is a TCP segment.
- *
- * Context: any.
- */
-void irdma_sim_gstat_ip(struct irdma_sim *sim, bool ipv4, bool rx, u64 octets,
-			u64 pkts)
-{
-	if (rx) {
-		irdma_sim_gstat_add(sim, ipv4 ? IRDMA_GSTAT_IP4_RX_OCTETS :
-					 IRDMA_GSTAT_IP6_RX_OCTETS, octets);
-		irdma_sim_gstat_add(sim, ipv4 ? IRDMA_GSTAT_IP4_RX_PKTS :
-					 IRDMA_GSTAT_IP6_RX_PKTS, pkts);
-		irdma_sim_gstat_add(sim, IRDMA_GSTAT_TCP_RX_SEGS, pkts);
-	} else {
-		irdma_sim_gstat_add(sim, ipv4 ? IRDMA_GSTAT_IP4_TX_OCTETS :
-					 IRDMA_GSTAT_IP6_TX_OCTETS, octets);
-		irdma_sim_gstat_add(sim, ipv4 ? IRDMA_GSTAT_IP4_TX_PKTS :
-					 IRDMA_GSTAT_IP6_TX_PKTS, pkts);
-		irdma_sim_gstat_add(sim, IRDMA_GSTAT_TCP_TX_SEGS, pkts);
-	}
 }
 
 /* the counters the model keeps; the rest of the buffer reads zero */

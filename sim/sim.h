@@ -550,6 +550,7 @@ struct irdma_sim_cqp {
  * @wqe: private copy of the WQE (the driver cannot change it under us)
  * @idx: index of the WQE in the SQ
  * @op: opcode
+ * @name: the opcode's name, for messages
  * @major: major error code (0 = success)
  * @minor: minor code, returned also on success
  * @op_ret: op return value for CCQ CQE QW2
@@ -558,6 +559,7 @@ struct irdma_sim_cmd {
 	struct irdma_cqp_wqe wqe;
 	u32 idx;
 	u8 op;
+	const char *name;
 	u16 major;
 	u16 minor;
 	u32 op_ret;
@@ -985,6 +987,49 @@ static inline void irdma_sim_gstat_add(struct irdma_sim *sim,
 }
 
 /**
+ * irdma_sim_gstat_ip() - count IP packets and the TCP segments they carry
+ * @sim: instance
+ * @ipv4: IPv4 (else IPv6)
+ * @rx: received (else sent)
+ * @octets: IP bytes, headers included
+ * @pkts: packets
+ *
+ * Every IP packet the model sends or takes is a TCP segment.
+ *
+ * Context: any.
+ */
+static inline void irdma_sim_gstat_ip(struct irdma_sim *sim, bool ipv4,
+				      bool rx, u64 octets, u64 pkts)
+{
+	if (rx) {
+		irdma_sim_gstat_add(sim, ipv4 ? IRDMA_GSTAT_IP4_RX_OCTETS :
+					 IRDMA_GSTAT_IP6_RX_OCTETS, octets);
+		irdma_sim_gstat_add(sim, ipv4 ? IRDMA_GSTAT_IP4_RX_PKTS :
+					 IRDMA_GSTAT_IP6_RX_PKTS, pkts);
+		irdma_sim_gstat_add(sim, IRDMA_GSTAT_TCP_RX_SEGS, pkts);
+	} else {
+		irdma_sim_gstat_add(sim, ipv4 ? IRDMA_GSTAT_IP4_TX_OCTETS :
+					 IRDMA_GSTAT_IP6_TX_OCTETS, octets);
+		irdma_sim_gstat_add(sim, ipv4 ? IRDMA_GSTAT_IP4_TX_PKTS :
+					 IRDMA_GSTAT_IP6_TX_PKTS, pkts);
+		irdma_sim_gstat_add(sim, IRDMA_GSTAT_TCP_TX_SEGS, pkts);
+	}
+}
+
+/**
+ * irdma_sim_ip_be() - an IPv6 address from host-order words
+ * @a: the address
+ * @w: words, word 0 most significant
+ */
+static inline void irdma_sim_ip_be(struct in6_addr *a, const u32 w[4])
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		a->s6_addr32[i] = htonl(w[i]);
+}
+
+/**
  * irdma_sim_qw() - read one word of a CQP WQE copy
  * @cmd: command being executed
  * @i: word index
@@ -1043,6 +1088,8 @@ void irdma_sim_cqp_destroy(struct irdma_sim *sim);
 void irdma_sim_cqp_doorbell(struct irdma_sim *sim, u32 head);
 void irdma_sim_cqp_work(struct work_struct *work);
 const char *irdma_sim_op_name(u8 op);
+
+/* cmd.c */
 __printf(4, 5)
 void irdma_sim_cmd_fail(struct irdma_sim *sim, struct irdma_sim_cmd *cmd,
 			u16 minor, const char *fmt, ...);
@@ -1075,6 +1122,8 @@ int irdma_sim_cq_post_n(struct irdma_sim *sim, struct irdma_sim_cq *cq,
 void irdma_sim_cq_arm(struct irdma_sim *sim, u32 id);
 void irdma_sim_cq_ack(struct irdma_sim *sim, u32 id);
 int irdma_sim_aeq_post(struct irdma_sim *sim, u64 ctx, u64 qw1);
+int irdma_sim_qp_ae(struct irdma_sim *sim, struct irdma_sim_qp *qp, u32 code,
+		    u32 src, bool q2_data);
 void irdma_sim_aeq_credit(struct irdma_sim *sim, u32 n);
 void irdma_sim_eq_purge(struct irdma_sim *sim);
 
@@ -1098,8 +1147,6 @@ void irdma_sim_op_ws_node(struct irdma_sim *sim, struct irdma_sim_cmd *cmd);
 void irdma_sim_op_push_pages(struct irdma_sim *sim, struct irdma_sim_cmd *cmd);
 void irdma_sim_op_manage_stats(struct irdma_sim *sim, struct irdma_sim_cmd *cmd);
 void irdma_sim_op_gather_stats(struct irdma_sim *sim, struct irdma_sim_cmd *cmd);
-void irdma_sim_gstat_ip(struct irdma_sim *sim, bool ipv4, bool rx, u64 octets,
-			u64 pkts);
 void irdma_sim_gstat_advance(struct irdma_sim *sim, u64 n);
 void irdma_sim_op_query_features(struct irdma_sim *sim,
 				 struct irdma_sim_cmd *cmd);
@@ -1144,6 +1191,8 @@ void irdma_sim_net_event(struct irdma_sim *sim, unsigned long event,
 			 struct net_device *dev);
 bool irdma_sim_net_attached(struct irdma_sim *sim);
 void irdma_sim_net_show_vlans(struct irdma_sim *sim, struct seq_file *s);
+
+/* xmit.c */
 struct sk_buff *irdma_sim_net_alloc(struct irdma_sim *sim, u32 len);
 void irdma_sim_net_xmit(struct irdma_sim *sim, struct sk_buff *skb,
 			const struct irdma_sim_tx *tx);

@@ -301,6 +301,48 @@ fail:
 }
 
 /**
+ * irdma_sim_tcp_lpb_wait() - must a loopback connection's socket wait for
+ * the other end's
+ * @iw: engine in the handoff phase, on a loopback connection
+ * @sock: its socket, in repair mode
+ *
+ * Notes @sock as the engine's waiting socket, so that the other end sees
+ * it, and looks for that end: the QP of this instance with the reversed
+ * quad.  When it has a socket, waiting or live, neither need wait any
+ * more; a waiting one is woken.  Noting and looking under one hold of
+ * sim->lock means the second of two ends always sees the first.
+ *
+ * Context: the QP's work.
+ * Return: true when @iw must wait (its work runs again when the other end
+ * has its socket).
+ */
+static bool irdma_sim_tcp_lpb_wait(struct irdma_sim_iw *iw, struct socket *sock)
+{
+	struct irdma_sim *sim = iw->sim;
+	struct irdma_sim_iw *p;
+	unsigned long flags;
+	bool wait = true;
+
+	spin_lock_irqsave(&sim->lock, flags);
+	iw->lpb_sock = sock;
+	hash_for_each_possible(sim->iw_quads, p, hnode, iw->rport) {
+		if (p == iw || p->lport != iw->rport || p->rport != iw->lport ||
+		    p->ipv4 != iw->ipv4 ||
+		    memcmp(p->lip, iw->rip, sizeof(p->lip)) ||
+		    memcmp(p->rip, iw->lip, sizeof(p->rip)))
+			continue;
+		if (p->sock || p->lpb_sock) {
+			wait = false;
+			if (p->lpb_sock)
+				irdma_sim_iw_kick(p);
+		}
+		break;
+	}
+	spin_unlock_irqrestore(&sim->lock, flags);
+	return wait;
+}
+
+/**
  * irdma_sim_tcp_unhook() - detach a socket from the engine
  * @sock: socket with the engine's callbacks
  */
@@ -320,7 +362,7 @@ static void irdma_sim_tcp_unhook(struct socket *sock)
  * the RTR) would find no socket for the second yet, and the stack would
  * answer it with a RST.  So the first waits in repair mode, where it
  * sends nothing but takes what arrives, until the second exists
- * (irdma_sim_iw_lpb_wait(), which also wakes a waiting first end); and a
+ * (irdma_sim_tcp_lpb_wait(), which also wakes a waiting first end); and a
  * loopback socket leaves repair mode without a window probe.
  *
  * Context: the QP's work (kworker: CAP_NET_ADMIN).
@@ -341,7 +383,7 @@ int irdma_sim_tcp_handoff(struct irdma_sim_iw *iw)
 		if (err)
 			goto fail;
 	}
-	if (local && irdma_sim_iw_lpb_wait(iw, sock))
+	if (local && irdma_sim_tcp_lpb_wait(iw, sock))
 		return -EAGAIN;
 
 	err = irdma_sim_tcp_int(sock, SOL_TCP, TCP_REPAIR,

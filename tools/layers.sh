@@ -2,20 +2,22 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The layer check of make static: every call (an undefined symbol of one
-# driver object that another driver object defines) must go down the
-# layers of Documentation/layers.txt.
+# object that another object of the module defines) must go down the
+# layers of a list: Documentation/layers.txt for the driver,
+# Documentation/sim-layers.txt for the model.
 #
-#   tools/layers.sh [DIR]
+#   tools/layers.sh [DIR [LIST]]
 #
 # DIR holds the built objects (default: the repository, after make
-# modules).  Prints the calls against the layers and, last, one line
-# "layers: N calls, M against the layers"; exit status 1 when M > 0, when
+# modules; sim for the model), LIST the layers (default
+# Documentation/layers.txt).  Prints the calls against the layers and,
+# last, one line "layers: N calls, M against the layers"; exit status 1 when M > 0, when
 # an object is on no line or on two, or when a listed file was not built.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 dir=${1:-$top}
-list=$top/Documentation/layers.txt
+list=${2:-$top/Documentation/layers.txt}
 
 declare -A level
 n=0
@@ -36,9 +38,9 @@ objs=()
 for o in "$dir"/*.o; do
 	f=${o##*/}
 	f=${f%.o}
-	case "$f" in irdma | *.mod) continue ;; esac
+	case "$f" in irdma | irdma_sim | *.mod) continue ;; esac
 	if [ -z "${level[$f]:-}" ]; then
-		echo "layers: $f.o is on no line of Documentation/layers.txt" >&2
+		echo "layers: $f.o is on no line of ${list#"$top"/}" >&2
 		exit 1
 	fi
 	objs+=("$o")

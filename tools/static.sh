@@ -56,6 +56,13 @@ else
 	grep -v '^layers: [0-9]* calls' <<<"$out_l" | head -20
 	fail layers "$(tail -n1 <<<"$out_l")"
 fi
+# the model's objects: every call goes down Documentation/sim-layers.txt
+if out_l=$(tools/layers.sh sim Documentation/sim-layers.txt 2>&1); then
+	pass sim-layers
+else
+	grep -v '^layers: [0-9]* calls' <<<"$out_l" | head -20
+	fail sim-layers "$(tail -n1 <<<"$out_l")"
+fi
 
 # --- sparse ------------------------------------------------------------------
 kbuild clean >/dev/null 2>&1
