@@ -1233,38 +1233,54 @@ static int irdma_term_prot_code(u16 ae, bool ddp)
 }
 
 /**
+ * enum irdma_term_seg - the offending segment the adapter copied to Q2
+ * @IRDMA_TERM_SEG_NONE: none (this end's own error, or a segment that
+ *	could not be trusted)
+ * @IRDMA_TERM_SEG_TAGGED: a tagged segment (Write or Read Response)
+ * @IRDMA_TERM_SEG_RREQ: a Read Request
+ * @IRDMA_TERM_SEG_UNTAGGED: another untagged segment (a Send)
+ */
+enum irdma_term_seg {
+	IRDMA_TERM_SEG_NONE,
+	IRDMA_TERM_SEG_TAGGED,
+	IRDMA_TERM_SEG_RREQ,
+	IRDMA_TERM_SEG_UNTAGGED,
+};
+
+/**
  * irdma_term_cause() - layer, type and code of the TERMINATE for an AE
  * @ae: AE code
  * @src: AE source
- * @ulpdu: the offending segment's ULPDU as the adapter copied it to Q2,
- *	or NULL when it copied none (the error is this end's own, or the
- *	segment could not be trusted)
+ * @seg: what the offending segment was
  *
  * Return: layer and error type in bits 15:8, the code in 7:0.
  */
-static u16 irdma_term_cause(u16 ae, u32 src, const u8 *ulpdu)
+static u16 irdma_term_cause(u16 ae, u32 src, enum irdma_term_seg seg)
 {
-	bool tagged = ulpdu && (ulpdu[0] & IRDMA_DDP_FLAG_TAGGED);
+	bool tagged = seg == IRDMA_TERM_SEG_TAGGED;
 	u8 rdmap_prot = IRDMA_TERM_LAYER_RDMAP | IRDMA_TERM_RDMAP_PROT;
 	u8 ddp_tagged = IRDMA_TERM_LAYER_DDP | IRDMA_TERM_DDP_TAGGED;
 	int code, i;
 
 	code = irdma_term_prot_code(ae, tagged);
 	if (code >= 0) {
-		if (tagged && ae != IRDMA_AE_AMP_RIGHTS_VIOLATION)
+		switch (seg) {
+		case IRDMA_TERM_SEG_TAGGED:
+			if (ae == IRDMA_AE_AMP_RIGHTS_VIOLATION)
+				return rdmap_prot << 8 | code;
 			return ddp_tagged << 8 | code;
-		if (tagged)
+		case IRDMA_TERM_SEG_RREQ:
 			return rdmap_prot << 8 | code;
-		if (ulpdu && get_unaligned_be32(ulpdu + IRDMA_DDP_QN_OFF) ==
-		    IRDMA_DDP_QN_RREQ)
-			return rdmap_prot << 8 | code;
-		if (ulpdu)	/* a Send with Invalidate of a foreign STag */
+		case IRDMA_TERM_SEG_UNTAGGED:
+			/* a Send with Invalidate of a foreign STag */
 			return (IRDMA_TERM_LAYER_RDMAP |
 				IRDMA_TERM_RDMAP_OP) << 8 | 0x09;
-		/* our source region failed a Read we had accepted */
-		if (src == IRDMA_AE_SOURCE_OUT_RR)
-			return rdmap_prot << 8 | code;
-		/* a local error */
+		case IRDMA_TERM_SEG_NONE:
+			/* our source region failed a Read we had accepted */
+			if (src == IRDMA_AE_SOURCE_OUT_RR)
+				return rdmap_prot << 8 | code;
+			break;	/* a local error */
+		}
 		return (IRDMA_TERM_LAYER_RDMAP | IRDMA_TERM_RDMAP_LOCAL) << 8;
 	}
 	if (ae == IRDMA_AE_DDP_UBE_INVALID_DDP_VERSION)
@@ -1300,8 +1316,9 @@ void irdma_qp_term_build(struct irdma_qp *iwqp, u16 ae, u32 src, bool q2_data)
 	u8 *term = iwqp->q2ctx.va;
 	const u8 *frame = term + IRDMA_Q2_FRAME_OFF;
 	u32 room = IRDMA_Q2_BUF_SIZE - IRDMA_Q2_FRAME_OFF;
+	enum irdma_term_seg seg = IRDMA_TERM_SEG_NONE;
 	const u8 *fpdu = NULL;
-	u32 len = 4, hlen, qn;
+	u32 len = 4, hlen = 0;
 	u16 cause;
 	int off;
 
@@ -1310,29 +1327,32 @@ void irdma_qp_term_build(struct irdma_qp *iwqp, u16 ae, u32 src, bool q2_data)
 		return;
 	if (q2_data) {
 		off = irdma_qp_term_mpa(frame, room);
+		/* the shorter (tagged) DDP header must be there to be read */
 		if (off >= 0 && off + IRDMA_MPA_HLEN + IRDMA_DDP_TAGGED_HLEN <= room)
 			fpdu = frame + off;
 	}
-	cause = irdma_term_cause(ae, src, fpdu ? fpdu + IRDMA_MPA_HLEN : NULL);
+	if (fpdu && (fpdu[IRDMA_MPA_HLEN] & IRDMA_DDP_FLAG_TAGGED)) {
+		seg = IRDMA_TERM_SEG_TAGGED;
+		hlen = IRDMA_DDP_TAGGED_HLEN;
+	} else if (fpdu && get_unaligned_be32(fpdu + IRDMA_MPA_HLEN +
+					      IRDMA_DDP_QN_OFF) ==
+		   IRDMA_DDP_QN_RREQ) {
+		seg = IRDMA_TERM_SEG_RREQ;
+		hlen = IRDMA_DDP_UNTAGGED_HLEN + IRDMA_RDMAP_RREQ_HLEN;
+	} else if (fpdu) {
+		seg = IRDMA_TERM_SEG_UNTAGGED;
+		hlen = IRDMA_DDP_UNTAGGED_HLEN;
+	}
 	memset(term, 0, IRDMA_TERM_MAX_LEN);
+	cause = irdma_term_cause(ae, src, seg);
 	term[0] = cause >> 8;
 	term[1] = cause & 0xff;
 	if (fpdu) {
-		term[2] = IRDMA_TERM_HDRCT_M | IRDMA_TERM_HDRCT_D;
-		if (fpdu[IRDMA_MPA_HLEN] & IRDMA_DDP_FLAG_TAGGED) {
-			hlen = IRDMA_DDP_TAGGED_HLEN;
-		} else {
-			hlen = IRDMA_DDP_UNTAGGED_HLEN;
-			qn = get_unaligned_be32(fpdu + IRDMA_MPA_HLEN +
-						IRDMA_DDP_QN_OFF);
-			if (qn == IRDMA_DDP_QN_RREQ) {
-				term[2] |= IRDMA_TERM_HDRCT_R;
-				hlen += IRDMA_RDMAP_RREQ_HLEN;
-			}
-		}
+		term[2] = IRDMA_TERM_HDRCT_M | IRDMA_TERM_HDRCT_D |
+			  (seg == IRDMA_TERM_SEG_RREQ ? IRDMA_TERM_HDRCT_R : 0);
 		/* no more than the segment had, and Q2 holds */
 		hlen = min3(hlen, (u32)get_unaligned_be16(fpdu),
-			    room - (u32)(fpdu - frame) - IRDMA_MPA_HLEN);
+			    room - (u32)off - IRDMA_MPA_HLEN);
 		memcpy(term + 4, fpdu, IRDMA_MPA_HLEN + hlen);
 		len += IRDMA_MPA_HLEN + hlen;
 	}
