@@ -34,20 +34,27 @@ t_iw_setup "$P"
 work=$T_WORK
 
 
+# rping_server NAME NS IP PORT: a one-ping rping server in NS on IP:PORT,
+# its pid in $spid; fails NAME (and returns 1) when it does not listen
+rping_server() {
+	local name=$1 ns=$2 ip=$3 port=$4
+	ip netns exec "$ns" timeout 60 rping -s -a "$ip" -p "$port" -C 1 \
+		>"$work/srv.$port" 2>&1 &
+	spid=$!
+	t_wait 10 t_rdma_listening "$port" && return 0
+	kill "$spid" 2>/dev/null
+	wait "$spid"
+	t_indent <"$work/srv.$port"
+	t_fail "$name" "the rping server on $ip does not listen"
+	return 1
+}
+
 # peer NAME MODE PORT [WANT]: rping server on irdma0, iw_peer in b; WANT,
 # when given, is the TERMINATE the model must send: "layer/type code
 # hdrct seglen" as iw_peer prints them (seglen -1 without M)
 peer() {
 	local name=$1 mode=$2 port=$3 want=${4:-} spid out rc=0 got
-	ip netns exec "$T_NS_A" timeout 60 rping -s -a "$T_IP_A" -p "$port" -C 1 >"$work/srv.$port" 2>&1 &
-	spid=$!
-	if ! t_wait 10 t_rdma_listening "$port"; then
-		kill "$spid" 2>/dev/null
-		wait "$spid"
-		t_indent <"$work/srv.$port"
-		t_fail "$name" "the rping server does not listen"
-		return
-	fi
+	rping_server "$name" "$T_NS_A" "$T_IP_A" "$port" || return
 	out=$(t_in "$T_NS_B" "$T_PROGS/iw_peer" -m "$mode" -a "$T_IP_A" -p "$port" -t 15 2>&1) || rc=$?
 	t_indent <<<"$out"
 	if ! t_wait 15 eval "! kill -0 $spid"; then
@@ -76,14 +83,7 @@ peer() {
 # fields are shown, not judged: siw writes them in its own bit order)
 siw_peer() {
 	local name=$1 mode=$2 port=$3 spid out rc=0
-	ip netns exec "$T_NS_B" timeout 60 rping -s -a "$T_IP_B" -p "$port" -C 1 >"$work/srv.$port" 2>&1 &
-	spid=$!
-	if ! t_wait 10 t_rdma_listening "$port"; then
-		kill "$spid" 2>/dev/null
-		wait "$spid"
-		t_fail "$name" "the rping server on siw0 does not listen"
-		return
-	fi
+	rping_server "$name" "$T_NS_B" "$T_IP_B" "$port" || return
 	out=$(t_in "$T_NS_A" "$T_PROGS/iw_peer" -m "$mode" -a "$T_IP_B" -p "$port" -t 15 2>&1) || rc=$?
 	t_indent <<<"$out"
 	t_wait 15 eval "! kill -0 $spid" || kill "$spid" 2>/dev/null
@@ -106,20 +106,12 @@ peer "$P/garbage" garbage 7304
 peer "$P/too-many-reads" reads 7307 "0x12 0x02 0xe0 46"
 peer "$P/read-bad-stag" rreqstag 7308 "0x01 0x00 0xe0 46"
 
-# split NAME PORT DEV NS_SRV IP_SRV NS_PEER: a good Send whose FPDU runs
-# past its first TCP segment (the rest 300 ms later) must be taken: the
-# rping server on DEV answers with its RDMA Read, no TERMINATE
+# split NAME PORT NS_SRV IP_SRV NS_PEER: a good Send whose FPDU runs past
+# its first TCP segment (the rest 300 ms later) must be taken: the rping
+# server on IP_SRV answers with its RDMA Read, no TERMINATE
 split() {
 	local name=$1 port=$2 ns_srv=$3 ip=$4 ns_peer=$5 spid out rc=0
-	ip netns exec "$ns_srv" timeout 60 rping -s -a "$ip" -p "$port" -C 1 \
-		>"$work/srv.$port" 2>&1 &
-	spid=$!
-	if ! t_wait 10 t_rdma_listening "$port"; then
-		kill "$spid" 2>/dev/null
-		wait "$spid"
-		t_fail "$name" "the rping server does not listen"
-		return
-	fi
+	rping_server "$name" "$ns_srv" "$ip" "$port" || return
 	out=$(t_in "$ns_peer" "$T_PROGS/iw_peer" -m split -a "$ip" -p "$port" -t 15 2>&1) || rc=$?
 	t_indent <<<"$out"
 	t_wait 15 eval "! kill -0 $spid" || kill "$spid" 2>/dev/null
