@@ -31,14 +31,14 @@
  * if signaled, an SQ CQE with WQEIDX = its first quantum and OP = its
  * opcode.  Connection WQEs are unsignaled and never produce CQEs.
  *
- * Doorbells.  Kernel QPs ring WQEALLOC.  libirdma stores the QP id into
- * the user doorbell page with a plain store, which the model cannot trap:
- * a poller thread per instance looks at the SQ valid bit at the consumer
- * index of every running QP (and at the RQ of a QP whose Send waits for a
- * receive WQE).  While work turns up (found by the poller or done by any
- * engine) it sleeps 20-50 us between scans; after 100 ms without work it
- * backs off to 2 ms; with no running QP it sleeps until one starts.  Cost:
- * one 8-byte load per QP per scan.
+ * Doorbells.  Kernel (privileged) QPs ring WQEALLOC, and only that starts
+ * their SQ.  libirdma stores the QP id into the user doorbell page with a
+ * plain store, which the model cannot trap: a poller thread per instance
+ * looks at the SQ valid bit at the consumer index of every running user
+ * QP.  While work turns up (found by the poller or done by any engine) it
+ * sleeps 20-50 us between scans; after 100 ms without work it backs off
+ * to 2 ms; with no running user QP it sleeps until one starts.  Cost: one
+ * 8-byte load per user QP per scan; kernel QPs cost it nothing.
  */
 
 #include <linux/bitfield.h>
@@ -1106,9 +1106,9 @@ void irdma_sim_iw_destroy(struct irdma_sim *sim, struct irdma_sim_qp *qp)
 /* ------------------------------------------------------------------------ */
 
 /**
- * irdma_sim_iw_poll_scan() - kick every running QP with work
+ * irdma_sim_iw_poll_scan() - kick every running user QP with work
  * @sim: instance
- * @any: set when a running QP exists
+ * @any: set when a running user QP exists
  *
  * Return: true when some QP had work.
  */
@@ -1121,7 +1121,8 @@ static bool irdma_sim_iw_poll_scan(struct irdma_sim *sim, bool *any)
 	*any = false;
 	spin_lock_irqsave(&sim->lock, flags);
 	list_for_each_entry(iw, &sim->iw_list, node) {
-		if (iw->phase != IRDMA_SIM_IW_RUN || iw->err ||
+		/* a kernel QP's WQEs wait for its WQEALLOC write */
+		if (iw->priv || iw->phase != IRDMA_SIM_IW_RUN || iw->err ||
 		    !irdma_sim_iw_live(iw))
 			continue;
 		*any = true;

@@ -446,11 +446,12 @@ void irdma_sim_op_resume_qp(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
  * @val: QP id
  *
  * A UDA QP's send WQEs are transmitted (uda.c); an iWARP QP's engine
- * walks its SQ (qp.c).
+ * walks its SQ (qp.c).  The drop_wqealloc knob loses iWARP doorbells.
  */
 void irdma_sim_wqe_alloc(struct irdma_sim *sim, u32 val)
 {
 	struct irdma_sim_qp *qp;
+	u32 drop;
 
 	lockdep_assert_held(&sim->lock);
 
@@ -459,6 +460,13 @@ void irdma_sim_wqe_alloc(struct irdma_sim *sim, u32 val)
 	if (!qp || !qp->live || qp->gen != sim->gen) {
 		dev_dbg_ratelimited(&sim->dev, "WQEALLOC of unknown QP %u\n",
 				    val);
+		return;
+	}
+	drop = READ_ONCE(sim->knobs.drop_wqealloc);
+	if (qp->type != IRDMA_QP_TYPE_UDA && drop) {
+		/* debugfs writes the knob without the lock: a test's knob */
+		WRITE_ONCE(sim->knobs.drop_wqealloc, drop - 1);
+		sim->stats.wqealloc_dropped++;
 		return;
 	}
 	qp->sq_doorbells++;

@@ -641,11 +641,13 @@ struct irdma_sim_irq {
  * @fail_opcode: the next WQE with this opcode fails (IRDMA_SIM_FAIL_NONE: off)
  * @fail_major: major code of the injected failure
  * @fail_minor: minor code of the injected failure
+ * @drop_wqealloc: WQEALLOC writes naming an iWARP QP still to discard
  */
 struct irdma_sim_knobs {
 	bool fw_not_ready;
 	bool fail_cqp_create;
 	bool drop_interrupts;
+	u32 drop_wqealloc;
 	u32 fail_opcode;
 	u16 fail_major;
 	u16 fail_minor;
@@ -670,6 +672,7 @@ struct irdma_sim_knobs {
  * @cqack: CQACK writes
  * @aeqalloc: AEQALLOC writes
  * @wqealloc: WQEALLOC writes
+ * @wqealloc_dropped: of those, discarded by the drop_wqealloc knob
  * @bad_reg: register accesses the model does not implement
  * @qhash_del_miss: qhash deletes that found no entry
  * @apbvt_anomalies: APBVT adds of set ports or deletes of clear ports
@@ -692,6 +695,7 @@ struct irdma_sim_stats {
 	u64 cqack;
 	u64 aeqalloc;
 	u64 wqealloc;
+	u64 wqealloc_dropped;
 	u64 bad_reg;
 	u64 qhash_del_miss;
 	u64 apbvt_anomalies;

@@ -36,6 +36,9 @@
  * With deny_write=1 the client's QP allows remote reads only: the server's
  * RDMA WRITE must end the connection (its READ and Send fail) and leave the
  * client's region as it was; steps 3 to 7 are skipped.
+ * With doorbell=1 (irdma_sim told to lose the client's next doorbell) the
+ * REG_MR of step 1 is posted alone and must not complete within 500 ms;
+ * the SEND's doorbell then runs both.
  * Completions are polled (IB_POLL_DIRECT) with a deadline.  Every step
  * prints "irdma_kverbs_test: ok: ..." or "irdma_kverbs_test: FAIL: ...".
  */
@@ -72,7 +75,13 @@ static bool deny_write;
 module_param(deny_write, bool, 0444);
 MODULE_PARM_DESC(deny_write, "the client's QP refuses remote writes: the server's RDMA WRITE must end the connection and change nothing");
 
+static bool doorbell;
+module_param(doorbell, bool, 0444);
+MODULE_PARM_DESC(doorbell, "the client's REG_MR goes out alone and its doorbell is lost (the test drops it in irdma_sim): it must not run until the SEND behind it rings");
+
 #define KV_TIMEOUT_MS	20000
+/* how long a WQE whose doorbell was lost must stay untouched */
+#define KV_NO_DOORBELL_MS	500
 #define KV_REQ_MAGIC	0x6b767271	/* "kvrq" */
 
 struct kv_req {
@@ -502,6 +511,36 @@ static int kv_client_connect(struct net *net, struct sockaddr_storage *dst)
 	return 0;
 }
 
+/*
+ * doorbell: post @wr, whose doorbell the model loses, and check that
+ * nothing completes for KV_NO_DOORBELL_MS: the adapter starts a kernel
+ * QP's WQEs at its WQEALLOC write, not when it finds them valid.
+ */
+static int kv_unrung(struct kv_side *c, struct ib_send_wr *wr)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(KV_NO_DOORBELL_MS);
+	struct ib_wc wc;
+	int ret, n;
+
+	ret = ib_post_send(c->qp, wr, NULL);
+	if (ret) {
+		kv_fail("client: post REG_MR: %d", ret);
+		return ret;
+	}
+	do {
+		n = ib_poll_cq(c->cq, 1, &wc);
+		if (n) {
+			kv_fail("client: wr %llu completed (status %d) without a doorbell",
+				n > 0 ? wc.wr_id : 0, n > 0 ? wc.status : n);
+			return -EIO;
+		}
+		usleep_range(1000, 2000);
+	} while (time_before(jiffies, end));
+	kv_ok("client: a REG_MR whose doorbell was lost stayed untouched for %u ms",
+	      KV_NO_DOORBELL_MS);
+	return 0;
+}
+
 static int kv_client_register_and_send(void)
 {
 	struct kv_side *c = &kv_cli;
@@ -557,8 +596,15 @@ static int kv_client_register_and_send(void)
 	send.send_flags = IB_SEND_SIGNALED;
 	send.sg_list = &sge;
 	send.num_sge = 1;
-	reg.wr.next = &send;
-	ret = ib_post_send(c->qp, &reg.wr, NULL);
+	if (doorbell) {
+		ret = kv_unrung(c, &reg.wr);
+		if (ret)
+			return ret;
+		ret = ib_post_send(c->qp, &send, NULL);
+	} else {
+		reg.wr.next = &send;
+		ret = ib_post_send(c->qp, &reg.wr, NULL);
+	}
 	if (ret) {
 		kv_fail("client: post REG_MR + SEND: %d", ret);
 		return ret;

@@ -12,7 +12,8 @@
 # makes its own pair, kva in the initial namespace (irdma0) and kvb in
 # netns kb (siw0, later irdma1), and gives the module the pid of a process
 # in kb.  Cases: irdma0 as client of siw0 and as its server, IPv4 and
-# IPv6; irdma0 <-> irdma1 both ways; irdma0's QP with remote writes off
+# IPv6; irdma0 as client of siw0 with its first doorbell lost (doorbell=1:
+# the WQE must wait for the next); irdma0 <-> irdma1 both ways; irdma0's QP with remote writes off
 # (deny_write=1) against siw0 and irdma1; irdma0's CQ overflowing
 # (cq_overflow=1) against irdma1.  Then the modules unload and the kernel
 # log is clean.
@@ -84,6 +85,14 @@ kv "$P/irdma-client-siw-ipv4" "$B4" 7301 "$kb_pid" 0 kb
 kv "$P/irdma-server-siw-ipv4" "$A4" 7302 0 "$kb_pid" kb
 kv "$P/irdma-client-siw-ipv6" "$B6" 7303 "$kb_pid" 0 kb
 kv "$P/irdma-server-siw-ipv6" "$A6" 7304 0 "$kb_pid" kb
+# irdma0 loses its first doorbell: the REG_MR behind it waits for the next
+dbk=$(t_sim_dbg)/drop_wqealloc
+if echo 1 >"$dbk"; then
+	KV_EXTRA=doorbell=1 kv "$P/irdma-client-siw-doorbell" "$B4" 7310 "$kb_pid" 0 kb
+	t_check "$P/doorbell-dropped" test "$(cat "$dbk")" = 0
+else
+	t_fail "$P/irdma-client-siw-doorbell" "cannot set $dbk"
+fi
 # irdma0's QP without remote write: siw's RDMA WRITE ends the connection
 KV_EXTRA=deny_write=1 kv "$P/irdma-client-siw-deny-write" "$B4" 7307 "$kb_pid" 0 kb
 
