@@ -17,6 +17,7 @@
 
 #include "irdma.h"
 #include "ctrl.h"
+#include "wqe.h"
 
 #define IRDMA_ILQ_SIZE		512	/* SQ and RQ entries */
 
@@ -41,17 +42,14 @@ static struct irdma_wqe *irdma_ilq_wqe(void *ring, u32 idx)
 static void irdma_ilq_post_rx(struct irdma_ilq *ilq, u32 idx, bool first)
 {
 	struct irdma_wqe *wqe = irdma_ilq_wqe(ilq->rq, idx);
-	u64 valid = first ? 1 :
-		    !le64_get_bits(wqe->qw[IRDMA_WQE_HDR], IRDMA_WQE_HDR_VALID);
+	u8 valid = first ? 1 :
+		   !le64_get_bits(wqe->qw[IRDMA_WQE_HDR], IRDMA_WQE_HDR_VALID);
+	struct ib_sge sge = {
+		.addr = ilq->rx_bufs.pa + idx * IRDMA_ILQ_BUF_SIZE,
+		.length = IRDMA_ILQ_BUF_SIZE,
+	};
 
-	wqe->qw[0] = cpu_to_le64(ilq->rx_bufs.pa + idx * IRDMA_ILQ_BUF_SIZE);
-	wqe->qw[1] = le64_encode_bits(IRDMA_ILQ_BUF_SIZE, IRDMA_WQE_FRAG_LEN) |
-		     le64_encode_bits(valid, IRDMA_WQE_FRAG_VALID);
-	wqe->qw[2] = 0;
-	/* the fragment must be complete before the header makes it valid */
-	dma_wmb();
-	WRITE_ONCE(wqe->qw[IRDMA_WQE_HDR],
-		   le64_encode_bits(valid, IRDMA_WQE_HDR_VALID));
+	irdma_wqe_publish(wqe, irdma_wqe_recv(wqe, &sge, 1, valid));
 }
 
 /**
@@ -287,18 +285,10 @@ int irdma_ilq_send(struct irdma_pci_f *rf, u32 ah_id, const void *seg,
 	memcpy(ilq->tx_bufs.va + slot * IRDMA_ILQ_BUF_SIZE, seg, len);
 
 	wqe = irdma_ilq_wqe(ilq->sq, slot);
-	wqe->qw[0] = cpu_to_le64(ilq->tx_bufs.pa + slot * IRDMA_ILQ_BUF_SIZE);
-	wqe->qw[1] = le64_encode_bits(len, IRDMA_WQE_FRAG_LEN) |
-		     le64_encode_bits(ilq->sq_polarity, IRDMA_WQE_FRAG_VALID);
-	wqe->qw[2] = 0;
-	hdr = FIELD_PREP(IRDMA_WQE_HDR_AHID, ah_id) |
-	      FIELD_PREP(IRDMA_WQE_HDR_OPCODE, IRDMA_WQE_OP_SEND) |
-	      FIELD_PREP(IRDMA_WQE_HDR_L4LEN, tcp_hdr_len >> 2) |
-	      IRDMA_WQE_HDR_SIGCOMPL |
-	      FIELD_PREP(IRDMA_WQE_HDR_VALID, ilq->sq_polarity);
-	/* buffer and WQE body before the valid header */
-	dma_wmb();
-	WRITE_ONCE(wqe->qw[IRDMA_WQE_HDR], cpu_to_le64(hdr));
+	hdr = irdma_wqe_ilq_send(wqe, ilq->tx_bufs.pa + slot * IRDMA_ILQ_BUF_SIZE,
+				 len, ah_id, tcp_hdr_len, ilq->sq_polarity);
+	/* the buffer and the WQE body before the valid header */
+	irdma_wqe_publish(wqe, hdr);
 	ilq->stats.tx_pkts++;
 	spin_unlock_irqrestore(&ilq->lock, flags);
 	/* the doorbell is ordered after the WQE by the MMIO write barrier */

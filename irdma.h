@@ -107,8 +107,8 @@ struct ib_mr *irdma_alloc_mr(struct ib_pd *ibpd, enum ib_mr_type type,
 			     u32 max_num_sg);
 int irdma_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,
 		    unsigned int *sg_offset);
-void irdma_frwqe_fill(struct irdma_qp *iwqp, const struct ib_reg_wr *wr,
-		      struct irdma_wqe *wqe, u64 *hdr);
+u64 irdma_frwqe_fill(struct irdma_qp *iwqp, const struct ib_reg_wr *wr,
+		     struct irdma_wqe *wqe);
 
 /* counters.c: "rdma statistic" */
 int irdma_hw_stats_init(struct irdma_pci_f *rf);

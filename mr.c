@@ -17,6 +17,7 @@
 
 #include "irdma.h"
 #include "ctrl.h"
+#include "wqe.h"
 
 #define IRDMA_PBLE_SIZE		8
 
@@ -656,29 +657,26 @@ int irdma_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,
  * @iwqp: the posting QP
  * @wr: the IB_WR_REG_MR request
  * @wqe: the WQE quantum (zeroed)
- * @hdr: header bits to add to
+ *
+ * Return: the header bits that describe the region.
  */
-void irdma_frwqe_fill(struct irdma_qp *iwqp, const struct ib_reg_wr *wr,
-		      struct irdma_wqe *wqe, u64 *hdr)
+u64 irdma_frwqe_fill(struct irdma_qp *iwqp, const struct ib_reg_wr *wr,
+		     struct irdma_wqe *wqe)
 {
 	struct irdma_mr *mr = container_of(wr->mr, struct irdma_mr, ibmr);
 	struct irdma_pci_f *rf = iwqp->iwdev->rf;
-	u64 first_page = le64_to_cpu(*irdma_pble_entry(rf, mr->pbl.first));
+	struct irdma_wqe_fastreg fr = {
+		.iova = mr->ibmr.iova,
+		.len = mr->ibmr.length,
+		.first_pble = mr->pbl.first,
+		.first_page = le64_to_cpu(*irdma_pble_entry(rf, mr->pbl.first)),
+		.key = wr->key,
+		.pbl_list = mr->fr_npages > 1,
+		.page_size = irdma_hw_page_size(mr->ibmr.page_size),
+		.rights = irdma_access(wr->access),
+	};
 
-	wqe->qw[0] = cpu_to_le64(mr->ibmr.iova);
-	wqe->qw[1] = le64_encode_bits(mr->pbl.first >> 16,
-				      IRDMA_FRWQE_QW1_FIRSTPBLIDXHI) |
-		     cpu_to_le64(first_page & IRDMA_FRWQE_QW1_PBLADDR);
-	wqe->qw[2] = le64_encode_bits(mr->ibmr.length, IRDMA_FRWQE_QW2_STAGLEN) |
-		     le64_encode_bits(mr->pbl.first & 0xffff,
-				      IRDMA_FRWQE_QW2_FIRSTPBLIDXLO);
-	*hdr |= FIELD_PREP(IRDMA_FRWQE_HDR_STAGKEY, wr->key & 0xff) |
-		FIELD_PREP(IRDMA_FRWQE_HDR_STAGINDEX, wr->key >> 8) |
-		FIELD_PREP(IRDMA_FRWQE_HDR_LPBLSIZE, mr->fr_npages > 1) |
-		FIELD_PREP(IRDMA_FRWQE_HDR_HPAGESIZE,
-			   irdma_hw_page_size(mr->ibmr.page_size)) |
-		FIELD_PREP(IRDMA_FRWQE_HDR_STAGRIGHTS, irdma_access(wr->access)) |
-		IRDMA_FRWQE_HDR_VABASEDTO | IRDMA_WQE_HDR_LOCALFENCE;
+	return irdma_wqe_fastreg(wqe, &fr);
 }
 
 /**

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * irdma - the kernel data path: SQ and RQ work requests of kernel QPs
- * (GEN_2 WQE formats, the same the stock provider writes from user
- * space), polling and arming kernel CQs, fast-register regions.
+ * (their WQEs are encoded in wqe.c), polling and arming kernel CQs.
  *
  * SQ rules: WQEs are 1..8 quanta of 32 bytes; one never crosses an
  * 8-quantum chunk (NOPs pad); 258 quanta stay free; the valid bit of the
@@ -15,62 +14,9 @@
 
 #include "irdma.h"
 #include "ctrl.h"
+#include "wqe.h"
 
-#define IRDMA_CONN_WQES		3
 #define IRDMA_KQP_MAX_SGE	IRDMA_GEN2_MAX_WQ_FRAGS
-
-/**
- * irdma_wqe_quanta() - quanta of a WQE with @frags fragments
- * @frags: fragments (SGEs)
- *
- * Return: 1 + (ADDFRAGCNT, padded to even) / 2.
- */
-static u32 irdma_wqe_quanta(u32 frags)
-{
-	return frags <= 1 ? 1 : 1 + (frags - 1 + 1) / 2;
-}
-
-/**
- * irdma_set_frag() - write one fragment
- * @w: word pair (address, STag/length/valid)
- * @sge: the SGE, or NULL for the null padding fragment
- * @pol: valid bit
- */
-static void irdma_set_frag(__le64 *w, const struct ib_sge *sge, u8 pol)
-{
-	w[0] = cpu_to_le64(sge ? sge->addr : 0);
-	w[1] = le64_encode_bits(sge ? sge->lkey : 0, IRDMA_WQE_FRAG_STAG) |
-	       le64_encode_bits(sge ? sge->length : 0, IRDMA_WQE_FRAG_LEN) |
-	       le64_encode_bits(pol, IRDMA_WQE_FRAG_VALID);
-}
-
-/**
- * irdma_set_frags() - fragments of a WQE: fragment 0 in words 0/1, the
- * others from byte 32 on, two per quantum, padded to an even count
- * @wqe: first quantum of the WQE
- * @sg: SGEs
- * @n: how many
- * @pol: valid bit
- *
- * Return: ADDFRAGCNT (fragments after the first, padding included).
- */
-static u32 irdma_set_frags(struct irdma_wqe *wqe, const struct ib_sge *sg,
-			   u32 n, u8 pol)
-{
-	__le64 *w = wqe->qw;
-	u32 i, add;
-
-	irdma_set_frag(&w[0], n ? &sg[0] : NULL, pol);
-	for (i = 1; i < n; i++)
-		irdma_set_frag(&w[4 + 2 * (i - 1)], &sg[i], pol);
-	add = n > 1 ? n - 1 : 0;
-	/* GEN_2: an even number of fragments gets a null one */
-	if (n && !(n & 1)) {
-		irdma_set_frag(&w[4 + 2 * add], NULL, pol);
-		add++;
-	}
-	return add;
-}
 
 /**
  * irdma_sq_wqe() - a quantum of the SQ ring
@@ -131,37 +77,15 @@ static int irdma_sq_get(struct irdma_kqp *k, u32 quanta)
 		return -ENOMEM;
 	while (pad--) {
 		struct irdma_wqe *nop = irdma_sq_wqe(k, k->sq_head);
+		u64 hdr = irdma_wqe_nop(nop, k->sq_pol);
 
-		nop->qw[0] = 0;
-		nop->qw[1] = 0;
-		nop->qw[2] = 0;
 		k->sq_wrs[k->sq_head] = (struct irdma_sq_wr){
 			.quanta = 1, .op = IRDMA_WQE_OP_NOP };
-		dma_wmb();
-		WRITE_ONCE(nop->qw[IRDMA_WQE_HDR],
-			   cpu_to_le64(FIELD_PREP(IRDMA_WQE_HDR_OPCODE,
-						  IRDMA_WQE_OP_NOP) |
-				       FIELD_PREP(IRDMA_WQE_HDR_VALID, k->sq_pol)));
+		irdma_wqe_publish(nop, hdr);
 		irdma_sq_advance(k, 1);
 	}
 	idx = k->sq_head;
 	return idx;
-}
-
-/**
- * irdma_sge_len() - bytes of a scatter list
- * @sg: SGEs
- * @n: how many
- *
- * Return: the sum of the lengths.
- */
-static u32 irdma_sge_len(const struct ib_sge *sg, int n)
-{
-	u32 len = 0;
-
-	while (n--)
-		len += sg[n].length;
-	return len;
 }
 
 /**
@@ -176,105 +100,32 @@ static u32 irdma_sge_len(const struct ib_sge *sg, int n)
 static int irdma_post_one(struct irdma_qp *iwqp, const struct ib_send_wr *wr)
 {
 	struct irdma_kqp *k = iwqp->k;
-	bool sol = wr->send_flags & IB_SEND_SOLICITED;
-	u64 hdr = 0, qw2 = 0;
+	bool signaled = k->sig_all || (wr->send_flags & IB_SEND_SIGNALED);
+	struct irdma_wqe_plan plan;
 	struct irdma_wqe *wqe;
-	u32 quanta, add = 0, len = 0;
-	int idx;
-	u8 op;
+	u64 hdr = 0;
+	int idx, ret;
 
-	if (wr->num_sge > IRDMA_KQP_MAX_SGE)
-		return -EINVAL;
-	switch (wr->opcode) {
-	case IB_WR_SEND:
-	case IB_WR_SEND_WITH_INV:
-		if (wr->opcode == IB_WR_SEND_WITH_INV) {
-			op = sol ? IRDMA_WQE_OP_SEND_SOL_INV : IRDMA_WQE_OP_SEND_INV;
-			hdr |= FIELD_PREP(IRDMA_WQE_HDR_REMSTAG,
-					  wr->ex.invalidate_rkey);
-		} else {
-			op = sol ? IRDMA_WQE_OP_SEND_SOL : IRDMA_WQE_OP_SEND;
-		}
-		quanta = irdma_wqe_quanta(wr->num_sge);
-		len = irdma_sge_len(wr->sg_list, wr->num_sge);
-		break;
-	case IB_WR_RDMA_READ_WITH_INV:
-		/*
-		 * The adapter invalidates the sink's STag once the data is
-		 * placed: the one of the first fragment.  It must be the
-		 * region the caller names; rdma_rw names it by the key it had
-		 * before its last fast-register, so only the index counts.
-		 */
-		if (!wr->num_sge ||
-		    wr->sg_list[0].lkey >> 8 != wr->ex.invalidate_rkey >> 8)
-			return -EINVAL;
-		fallthrough;
-	case IB_WR_RDMA_WRITE:
-	case IB_WR_RDMA_READ:
-		if (wr->opcode != IB_WR_RDMA_WRITE &&
-		    wr->num_sge > IRDMA_GEN2_MAX_READ_SGES)
-			return -EINVAL;
-		op = wr->opcode == IB_WR_RDMA_READ ? IRDMA_WQE_OP_RDMA_READ :
-		     wr->opcode == IB_WR_RDMA_READ_WITH_INV ?
-		     IRDMA_WQE_OP_RDMA_READ_LOC_INV :
-		     sol ? IRDMA_WQE_OP_RDMA_WRITE_SOL : IRDMA_WQE_OP_RDMA_WRITE;
-		hdr |= FIELD_PREP(IRDMA_WQE_HDR_REMSTAG, rdma_wr(wr)->rkey);
-		qw2 = rdma_wr(wr)->remote_addr;
-		quanta = irdma_wqe_quanta(wr->num_sge);
-		len = irdma_sge_len(wr->sg_list, wr->num_sge);
-		break;
-	case IB_WR_LOCAL_INV:
-		op = IRDMA_WQE_OP_LOCAL_INVALIDATE;
-		quanta = 1;
-		break;
-	case IB_WR_REG_MR:
-		op = IRDMA_WQE_OP_FAST_REGISTER;
-		quanta = 1;
-		break;
-	default:
-		return -EINVAL;
-	}
-
-	idx = irdma_sq_get(k, quanta);
+	ret = irdma_wqe_plan(wr, &plan);
+	if (ret)
+		return ret;
+	idx = irdma_sq_get(k, plan.quanta);
 	if (idx < 0)
 		return idx;
 	wqe = irdma_sq_wqe(k, idx);
-	memset(wqe, 0, quanta * sizeof(*wqe));
-	switch (wr->opcode) {
-	case IB_WR_LOCAL_INV:
-		/* the STag to invalidate, as a fragment with valid bit 0 */
-		wqe->qw[1] = le64_encode_bits(wr->ex.invalidate_rkey,
-					      IRDMA_WQE_FRAG_STAG);
-		if (wr->send_flags & IB_SEND_FENCE)
-			hdr |= IRDMA_WQE_HDR_LOCALFENCE;
-		break;
-	case IB_WR_REG_MR:
-		/* words 0..2 are the region's (length and PBL index in 2) */
-		irdma_frwqe_fill(iwqp, reg_wr(wr), wqe, &hdr);
-		break;
-	default:
-		add = irdma_set_frags(wqe, wr->sg_list, wr->num_sge, k->sq_pol);
-		wqe->qw[2] = cpu_to_le64(qw2);
-		break;
-	}
-	hdr |= FIELD_PREP(IRDMA_WQE_HDR_OPCODE, op) |
-	       FIELD_PREP(IRDMA_WQE_HDR_ADDFRAGCNT, add) |
-	       FIELD_PREP(IRDMA_WQE_HDR_READFENCE,
-			  (wr->send_flags & IB_SEND_FENCE) ? 1 : 0) |
-	       FIELD_PREP(IRDMA_WQE_HDR_SIGCOMPL,
-			  k->sig_all || (wr->send_flags & IB_SEND_SIGNALED)) |
-	       FIELD_PREP(IRDMA_WQE_HDR_VALID, k->sq_pol);
+	memset(wqe, 0, plan.quanta * sizeof(*wqe));
+	if (wr->opcode == IB_WR_REG_MR)
+		hdr = irdma_frwqe_fill(iwqp, reg_wr(wr), wqe);
+	hdr |= irdma_wqe_send(wqe, wr, &plan, k->sq_pol, signaled);
 	k->sq_wrs[idx] = (struct irdma_sq_wr){
 		.wr_id = wr->wr_id,
-		.len = len,
-		.quanta = quanta,
-		.op = op,
-		.signaled = FIELD_GET(IRDMA_WQE_HDR_SIGCOMPL, hdr),
+		.len = plan.len,
+		.quanta = plan.quanta,
+		.op = plan.op,
+		.signaled = signaled,
 	};
-	/* the body and fragments before the valid header */
-	dma_wmb();
-	WRITE_ONCE(wqe->qw[IRDMA_WQE_HDR], cpu_to_le64(hdr));
-	irdma_sq_advance(k, quanta);
+	irdma_wqe_publish(wqe, hdr);
+	irdma_sq_advance(k, plan.quanta);
 	return 0;
 }
 
@@ -358,7 +209,7 @@ int irdma_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	spin_lock_irqsave(&k->lock, flags);
 	for (; wr; wr = wr->next) {
 		struct irdma_wqe *wqe = k->rq + k->rq_head * wqe_bytes;
-		u32 add;
+		u64 hdr;
 
 		if (wr->num_sge > (1 << iwqp->rq_shift) * 2 - 1 ||
 		    wr->num_sge > IRDMA_KQP_MAX_SGE) {
@@ -372,12 +223,9 @@ int irdma_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 			break;
 		}
 		memset(wqe, 0, wqe_bytes);
-		add = irdma_set_frags(wqe, wr->sg_list, wr->num_sge, k->rq_pol);
+		hdr = irdma_wqe_recv(wqe, wr->sg_list, wr->num_sge, k->rq_pol);
 		k->rq_wrids[k->rq_head] = wr->wr_id;
-		dma_wmb();
-		WRITE_ONCE(wqe->qw[IRDMA_WQE_HDR],
-			   cpu_to_le64(FIELD_PREP(IRDMA_WQE_HDR_ADDFRAGCNT, add) |
-				       FIELD_PREP(IRDMA_WQE_HDR_VALID, k->rq_pol)));
+		irdma_wqe_publish(wqe, hdr);
 		if (++k->rq_head == k->rq_size) {
 			k->rq_head = 0;
 			k->rq_pol ^= 1;

@@ -27,11 +27,9 @@
 #include "irdma.h"
 #include "ctrl.h"
 #include "hw_trace.h"
+#include "wqe.h"
 
 #define IRDMA_Q2CTX_SIZE	(IRDMA_Q2_BUF_SIZE + IRDMA_QP_CTX_SIZE)
-#define IRDMA_CONN_WQES		3
-#define IRDMA_RTR_READ_LSTAG	0xabcd	/* placeholder STags of the RTR */
-#define IRDMA_RTR_READ_RSTAG	0x1234
 #define IRDMA_RTO_MIN		5
 #define IRDMA_QP_CAP_WRITE_IMM	BIT(0)
 
@@ -882,8 +880,8 @@ void irdma_qp_put(struct irdma_qp *iwqp)
  * Slot 0: the LSMM (passive: the MPA reply as raw stream bytes, then wait
  * for the peer's first PDU; a loopback passive QP expecting an RTR sends
  * no bytes and waits all the same) or the RTR (active: zero-length Read
- * or Write; a NOP for MPA v1); slot 1: NOP with local fence; slot 2: raise
- * the "connection established" AE.  First lap: valid = 1.
+ * or Write; a NOP for MPA v1); irdma_wqe_conn() encodes all three.  They
+ * are copied into the SQ here, the headers last.
  *
  * Return: 0 or a negative errno.
  */
@@ -891,41 +889,22 @@ static int irdma_qp_write_conn_wqes(struct irdma_qp *iwqp,
 				    const struct irdma_cm_offload_info *info)
 {
 	struct irdma_wqe w[IRDMA_CONN_WQES] = {};
-	u64 hdr0;
+	enum irdma_wqe_conn_kind kind;
 	void *va;
 	int i;
 
-	if (info->lsmm_len) {
-		w[0].qw[0] = cpu_to_le64(iwqp->lsmm.pa);
-		w[0].qw[1] = le64_encode_bits(info->lsmm_len, IRDMA_WQE_FRAG_LEN) |
-			     le64_encode_bits(iwqp->lsmm_stag, IRDMA_WQE_FRAG_STAG) |
-			     cpu_to_le64(IRDMA_WQE_FRAG_VALID);
-		hdr0 = FIELD_PREP(IRDMA_WQE_HDR_OPCODE, IRDMA_WQE_OP_SEND) |
-		       IRDMA_WQE_HDR_STREAMMODE | IRDMA_WQE_HDR_WAITFORRCVPDU;
-	} else if (!info->active && info->rtr != IRDMA_RTR_NONE) {
-		/* loopback: no reply to send, the RTR still comes first */
-		hdr0 = FIELD_PREP(IRDMA_WQE_HDR_OPCODE, IRDMA_WQE_OP_SEND) |
-		       IRDMA_WQE_HDR_STREAMMODE | IRDMA_WQE_HDR_WAITFORRCVPDU;
-	} else if (info->active && info->rtr == IRDMA_RTR_READ) {
-		w[0].qw[1] = le64_encode_bits(IRDMA_RTR_READ_LSTAG,
-					      IRDMA_WQE_FRAG_STAG) |
-			     cpu_to_le64(IRDMA_WQE_FRAG_VALID);
-		hdr0 = FIELD_PREP(IRDMA_WQE_HDR_OPCODE, IRDMA_WQE_OP_RDMA_READ) |
-		       FIELD_PREP(IRDMA_WQE_HDR_REMSTAG, IRDMA_RTR_READ_RSTAG);
-	} else if (info->active && info->rtr == IRDMA_RTR_WRITE) {
-		w[0].qw[1] = cpu_to_le64(IRDMA_WQE_FRAG_VALID);
-		hdr0 = FIELD_PREP(IRDMA_WQE_HDR_OPCODE, IRDMA_WQE_OP_RDMA_WRITE);
-	} else {
-		hdr0 = FIELD_PREP(IRDMA_WQE_HDR_OPCODE, IRDMA_WQE_OP_NOP);
-	}
-	w[0].qw[IRDMA_WQE_HDR] = cpu_to_le64(hdr0 | IRDMA_WQE_HDR_VALID);
-	w[1].qw[IRDMA_WQE_HDR] =
-		cpu_to_le64(FIELD_PREP(IRDMA_WQE_HDR_OPCODE, IRDMA_WQE_OP_NOP) |
-			    IRDMA_WQE_HDR_LOCALFENCE | IRDMA_WQE_HDR_VALID);
-	w[2].qw[IRDMA_WQE_HDR] =
-		cpu_to_le64(FIELD_PREP(IRDMA_WQE_HDR_OPCODE,
-				       IRDMA_WQE_OP_GEN_RTS_AE) |
-			    IRDMA_WQE_HDR_VALID);
+	if (info->lsmm_len)
+		kind = IRDMA_WQE_CONN_LSMM;
+	else if (!info->active && info->rtr != IRDMA_RTR_NONE)
+		kind = IRDMA_WQE_CONN_WAIT;
+	else if (info->active && info->rtr == IRDMA_RTR_READ)
+		kind = IRDMA_WQE_CONN_RTR_READ;
+	else if (info->active && info->rtr == IRDMA_RTR_WRITE)
+		kind = IRDMA_WQE_CONN_RTR_WRITE;
+	else
+		kind = IRDMA_WQE_CONN_NOP;
+	irdma_wqe_conn(w, kind, iwqp->lsmm.pa, info->lsmm_len,
+		       iwqp->lsmm_stag);
 
 	if (iwqp->k) {
 		va = iwqp->k->sq;
