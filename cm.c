@@ -77,17 +77,6 @@ static struct irdma_qp_cm *irdma_qp_cm(struct irdma_qp *iwqp)
 /* largest ILQ frame taken (GEN_2 ILQ buffers are 1024 bytes) */
 #define IRDMA_CM_MAX_RX_LEN	4096
 
-/* byte offsets in a TCP header */
-#define IRDMA_TCP_OFF_SPORT	0
-#define IRDMA_TCP_OFF_DPORT	2
-#define IRDMA_TCP_OFF_SEQ	4
-#define IRDMA_TCP_OFF_ACK	8
-#define IRDMA_TCP_OFF_DOFF	12	/* data offset in the high nibble */
-#define IRDMA_TCP_OFF_FLAGS	13
-#define IRDMA_TCP_OFF_WIN	14
-#define IRDMA_TCP_OFF_CSUM	16
-#define IRDMA_TCP_OFF_URG	18
-
 /* TCP options */
 #define IRDMA_TCPOPT_EOL	0
 #define IRDMA_TCPOPT_NOP	1
@@ -96,21 +85,9 @@ static struct irdma_qp_cm *irdma_qp_cm(struct irdma_qp *iwqp)
 #define IRDMA_TCPOLEN_MSS	4
 #define IRDMA_TCPOLEN_WS	3
 
-/* byte offsets in an IPv4 / IPv6 header */
-#define IRDMA_IP4_OFF_VERIHL	0
-#define IRDMA_IP4_OFF_TOS	1
-#define IRDMA_IP4_OFF_TOTLEN	2
-#define IRDMA_IP4_OFF_FRAG	6	/* flags and fragment offset */
-#define IRDMA_IP4_OFF_PROTO	9
+/* IPv4 flags and fragment offset; the CM's protocol */
 #define IRDMA_IP4_MF		0x2000	/* more fragments */
 #define IRDMA_IP4_FRAG_OFFSET	0x1FFF
-#define IRDMA_IP4_OFF_SADDR	12
-#define IRDMA_IP4_OFF_DADDR	16
-#define IRDMA_IP6_OFF_VTCFL	0
-#define IRDMA_IP6_OFF_PLEN	4
-#define IRDMA_IP6_OFF_NEXTHDR	6
-#define IRDMA_IP6_OFF_SADDR	8
-#define IRDMA_IP6_OFF_DADDR	24
 #define IRDMA_IPPROTO_TCP	6
 
 /*
@@ -178,7 +155,7 @@ static void irdma_copy_ip_htonl(__be32 *dst, const u32 *src)
 static int irdma_cm_parse_segment(const u8 *buf, u32 len, bool ipv4,
 				  struct irdma_cm_seg *seg)
 {
-	const u8 *tcph = buf + IRDMA_ILQ_TCP_OFFSET;
+	const struct irdma_cm_tcphdr *th;
 	u32 seglen, hlen;
 
 	memset(seg, 0, sizeof(*seg));
@@ -187,29 +164,29 @@ static int irdma_cm_parse_segment(const u8 *buf, u32 len, bool ipv4,
 
 	seg->ipv4 = ipv4;
 	if (ipv4) {
-		const u8 *iph = buf + IRDMA_ILQ_IPV4_OFFSET;
-		u32 totlen = get_unaligned_be16(iph + IRDMA_IP4_OFF_TOTLEN);
+		const struct irdma_cm_iphdr *iph =
+			(const void *)(buf + IRDMA_ILQ_IPV4_OFFSET);
+		u32 totlen = be16_to_cpu(iph->tot_len);
 
-		if (iph[IRDMA_IP4_OFF_VERIHL] != 0x45 ||
-		    iph[IRDMA_IP4_OFF_PROTO] != IRDMA_IPPROTO_TCP)
+		if (iph->ver_ihl != 0x45 || iph->proto != IRDMA_IPPROTO_TCP)
 			return -EINVAL;
-		if (get_unaligned_be16(iph + IRDMA_IP4_OFF_FRAG) &
+		if (be16_to_cpu(iph->frag) &
 		    (IRDMA_IP4_MF | IRDMA_IP4_FRAG_OFFSET))
 			return -EMSGSIZE;
 		if (totlen < IRDMA_CM_IPV4_HDR + IRDMA_CM_TCP_HDR_SIZE ||
 		    totlen > len - IRDMA_ILQ_IPV4_OFFSET)
 			return -EINVAL;
 		seglen = totlen - IRDMA_CM_IPV4_HDR;
-		seg->tos = iph[IRDMA_IP4_OFF_TOS];
-		seg->saddr[0] = get_unaligned_be32(iph + IRDMA_IP4_OFF_SADDR);
-		seg->daddr[0] = get_unaligned_be32(iph + IRDMA_IP4_OFF_DADDR);
+		seg->tos = iph->tos;
+		seg->saddr[0] = be32_to_cpu(iph->saddr);
+		seg->daddr[0] = be32_to_cpu(iph->daddr);
 	} else {
-		u32 vtcfl = get_unaligned_be32(buf + IRDMA_IP6_OFF_VTCFL);
-		u32 plen = get_unaligned_be16(buf + IRDMA_IP6_OFF_PLEN);
+		const struct irdma_cm_ipv6hdr *ip6h = (const void *)buf;
+		u32 vtcfl = be32_to_cpu(ip6h->vtcfl);
+		u32 plen = be16_to_cpu(ip6h->plen);
 		int i;
 
-		if ((vtcfl >> 28) != 6 ||
-		    buf[IRDMA_IP6_OFF_NEXTHDR] != IRDMA_IPPROTO_TCP)
+		if ((vtcfl >> 28) != 6 || ip6h->nexthdr != IRDMA_IPPROTO_TCP)
 			return -EINVAL;
 		if (plen < IRDMA_CM_TCP_HDR_SIZE ||
 		    plen > len - IRDMA_ILQ_TCP_OFFSET)
@@ -217,27 +194,28 @@ static int irdma_cm_parse_segment(const u8 *buf, u32 len, bool ipv4,
 		seglen = plen;
 		seg->tos = (vtcfl >> 20) & 0xff;
 		for (i = 0; i < 4; i++) {
-			seg->saddr[i] = get_unaligned_be32(buf + IRDMA_IP6_OFF_SADDR + 4 * i);
-			seg->daddr[i] = get_unaligned_be32(buf + IRDMA_IP6_OFF_DADDR + 4 * i);
+			seg->saddr[i] = be32_to_cpu(ip6h->saddr[i]);
+			seg->daddr[i] = be32_to_cpu(ip6h->daddr[i]);
 		}
 	}
 
-	hlen = (tcph[IRDMA_TCP_OFF_DOFF] >> 4) * 4;
+	th = (const void *)(buf + IRDMA_ILQ_TCP_OFFSET);
+	hlen = (th->doff >> 4) * 4;
 	if (hlen < IRDMA_CM_TCP_HDR_SIZE || hlen > seglen)
 		return -EINVAL;
 
-	seg->sport = get_unaligned_be16(tcph + IRDMA_TCP_OFF_SPORT);
-	seg->dport = get_unaligned_be16(tcph + IRDMA_TCP_OFF_DPORT);
-	seg->seq = get_unaligned_be32(tcph + IRDMA_TCP_OFF_SEQ);
-	seg->ack = get_unaligned_be32(tcph + IRDMA_TCP_OFF_ACK);
-	seg->flags = tcph[IRDMA_TCP_OFF_FLAGS] &
+	seg->sport = be16_to_cpu(th->sport);
+	seg->dport = be16_to_cpu(th->dport);
+	seg->seq = be32_to_cpu(th->seq);
+	seg->ack = be32_to_cpu(th->ack);
+	seg->flags = th->flags &
 		     (IRDMA_TCP_FIN | IRDMA_TCP_SYN | IRDMA_TCP_RST |
 		      IRDMA_TCP_PSH | IRDMA_TCP_ACK | IRDMA_TCP_ECE |
 		      IRDMA_TCP_CWR);
-	seg->window = get_unaligned_be16(tcph + IRDMA_TCP_OFF_WIN);
-	seg->opts = tcph + IRDMA_CM_TCP_HDR_SIZE;
+	seg->window = be16_to_cpu(th->window);
+	seg->opts = (const u8 *)(th + 1);
 	seg->optlen = hlen - IRDMA_CM_TCP_HDR_SIZE;
-	seg->data = tcph + hlen;
+	seg->data = (const u8 *)th + hlen;
 	seg->datalen = seglen - hlen;
 	if (!seg->sport || !seg->dport)
 		return -EINVAL;
@@ -439,25 +417,26 @@ static u32 irdma_form_ah_cm_frame(struct irdma_cm_node *cm_node, u8 *buf,
 				  const u8 *options, u32 optlen, const u8 *payload,
 				  u32 plen, u8 flags, u32 *hdr_len)
 {
+	struct irdma_cm_tcphdr *th = (void *)buf;
 	u32 hlen = IRDMA_CM_TCP_HDR_SIZE + optlen;
 	u32 win;
 
 	memset(buf, 0, hlen);
-	put_unaligned_be16(cm_node->loc_port, buf + IRDMA_TCP_OFF_SPORT);
-	put_unaligned_be16(cm_node->rem_port, buf + IRDMA_TCP_OFF_DPORT);
-	put_unaligned_be32(cm_node->snd_nxt, buf + IRDMA_TCP_OFF_SEQ);
+	th->sport = cpu_to_be16(cm_node->loc_port);
+	th->dport = cpu_to_be16(cm_node->rem_port);
+	th->seq = cpu_to_be32(cm_node->snd_nxt);
 	if (flags & IRDMA_TCP_ACK)
-		put_unaligned_be32(cm_node->rcv_nxt, buf + IRDMA_TCP_OFF_ACK);
-	buf[IRDMA_TCP_OFF_DOFF] = (hlen / 4) << 4;
-	buf[IRDMA_TCP_OFF_FLAGS] = flags;
+		th->ack = cpu_to_be32(cm_node->rcv_nxt);
+	th->doff = (hlen / 4) << 4;
+	th->flags = flags;
 	if (flags & IRDMA_TCP_SYN)
 		win = min_t(u32, cm_node->rcv_wnd, 0xFFFF);
 	else
 		win = min_t(u32, cm_node->rcv_wnd >> cm_node->rcv_wscale,
 			    0xFFFF);
-	put_unaligned_be16(win, buf + IRDMA_TCP_OFF_WIN);
+	th->window = cpu_to_be16(win);
 	if (optlen)
-		memcpy(buf + IRDMA_CM_TCP_HDR_SIZE, options, optlen);
+		memcpy(th + 1, options, optlen);
 	if (plen)
 		memcpy(buf + hlen, payload, plen);
 
@@ -486,23 +465,24 @@ static u32 irdma_form_ah_cm_frame(struct irdma_cm_node *cm_node, u8 *buf,
  */
 static u32 irdma_form_uda_cm_frame(const struct irdma_cm_seg *seg, u8 *buf)
 {
+	struct irdma_cm_tcphdr *th = (void *)buf;
 	u32 occupied;
 
 	if (seg->flags & IRDMA_TCP_RST)
 		return 0;
 	memset(buf, 0, IRDMA_CM_TCP_HDR_SIZE);
-	put_unaligned_be16(seg->dport, buf + IRDMA_TCP_OFF_SPORT);
-	put_unaligned_be16(seg->sport, buf + IRDMA_TCP_OFF_DPORT);
-	buf[IRDMA_TCP_OFF_DOFF] = (IRDMA_CM_TCP_HDR_SIZE / 4) << 4;
+	th->sport = cpu_to_be16(seg->dport);
+	th->dport = cpu_to_be16(seg->sport);
+	th->doff = (IRDMA_CM_TCP_HDR_SIZE / 4) << 4;
 	if (seg->flags & IRDMA_TCP_ACK) {
-		put_unaligned_be32(seg->ack, buf + IRDMA_TCP_OFF_SEQ);
-		buf[IRDMA_TCP_OFF_FLAGS] = IRDMA_TCP_RST;
+		th->seq = cpu_to_be32(seg->ack);
+		th->flags = IRDMA_TCP_RST;
 	} else {
 		occupied = seg->datalen +
 			   ((seg->flags & IRDMA_TCP_SYN) ? 1 : 0) +
 			   ((seg->flags & IRDMA_TCP_FIN) ? 1 : 0);
-		put_unaligned_be32(seg->seq + occupied, buf + IRDMA_TCP_OFF_ACK);
-		buf[IRDMA_TCP_OFF_FLAGS] = IRDMA_TCP_RST | IRDMA_TCP_ACK;
+		th->ack = cpu_to_be32(seg->seq + occupied);
+		th->flags = IRDMA_TCP_RST | IRDMA_TCP_ACK;
 	}
 	return IRDMA_CM_TCP_HDR_SIZE;
 }
@@ -535,14 +515,13 @@ static u16 irdma_mpa_ird_ord_wire(u16 val)
 static void irdma_build_mpa_v1(struct irdma_cm_node *cm_node, void *start_addr,
 			       bool mpa_key)
 {
-	u8 *p = start_addr;
+	struct irdma_mpa_hdr *h = start_addr;
 
-	memcpy(p + IRDMA_MPA_OFF_KEY,
-	       mpa_key ? IRDMA_MPA_KEY_REQ : IRDMA_MPA_KEY_REP,
+	memcpy(h->key, mpa_key ? IRDMA_MPA_KEY_REQ : IRDMA_MPA_KEY_REP,
 	       IRDMA_MPA_KEY_SIZE);
-	p[IRDMA_MPA_OFF_FLAGS] = IRDMA_MPA_FLAG_CRC;
-	p[IRDMA_MPA_OFF_REV] = cm_node->mpa_rev;
-	put_unaligned_be16(0, p + IRDMA_MPA_OFF_PDLEN);
+	h->flags = IRDMA_MPA_FLAG_CRC;
+	h->rev = cm_node->mpa_rev;
+	h->pdlen = 0;
 }
 
 /**
@@ -559,11 +538,11 @@ static void irdma_build_mpa_v1(struct irdma_cm_node *cm_node, void *start_addr,
 static void irdma_build_mpa_v2(struct irdma_cm_node *cm_node, void *start_addr,
 			       bool mpa_key)
 {
-	u8 *p = start_addr;
+	struct irdma_mpa_v2_hdr *h = start_addr;
 	u16 ird, ord;
 
-	irdma_build_mpa_v1(cm_node, p, mpa_key);
-	p[IRDMA_MPA_OFF_FLAGS] |= IRDMA_MPA_FLAG_V2;
+	irdma_build_mpa_v1(cm_node, &h->v1, mpa_key);
+	h->v1.flags |= IRDMA_MPA_FLAG_V2;
 
 	ird = irdma_mpa_ird_ord_wire(cm_node->ird);
 	ord = irdma_mpa_ird_ord_wire(cm_node->ord);
@@ -578,8 +557,8 @@ static void irdma_build_mpa_v2(struct irdma_cm_node *cm_node, void *start_addr,
 	} else if (cm_node->rtr == IRDMA_RTR_WRITE) {
 		ord |= IRDMA_MPA_V2_RTR_WRITE;
 	}
-	put_unaligned_be16(ird, p + IRDMA_MPA_OFF_IRD);
-	put_unaligned_be16(ord, p + IRDMA_MPA_OFF_ORD);
+	h->ird = cpu_to_be16(ird);
+	h->ord = cpu_to_be16(ord);
 }
 
 /**
@@ -600,6 +579,7 @@ static u16 irdma_cm_build_mpa_frame(struct irdma_cm_node *cm_node, bool request,
 				    bool reject, const void *pdata, u16 plen)
 {
 	u8 *p = cm_node->mpa_frame;
+	struct irdma_mpa_hdr *h = (void *)p;
 	bool v2 = cm_node->mpa_rev == IRDMA_MPA_REV2 && cm_node->mpa_enhanced;
 	u16 hdr = v2 ? IRDMA_MPA_V2_HDR_SIZE : IRDMA_MPA_V1_HDR_SIZE;
 	u16 pdlen = plen + (v2 ? IRDMA_MPA_RTR_SIZE : 0);
@@ -611,8 +591,8 @@ static u16 irdma_cm_build_mpa_frame(struct irdma_cm_node *cm_node, bool request,
 	else
 		irdma_build_mpa_v1(cm_node, p, request);
 	if (reject)
-		p[IRDMA_MPA_OFF_FLAGS] |= IRDMA_MPA_FLAG_REJECT;
-	put_unaligned_be16(pdlen, p + IRDMA_MPA_OFF_PDLEN);
+		h->flags |= IRDMA_MPA_FLAG_REJECT;
+	h->pdlen = cpu_to_be16(pdlen);
 	if (plen)
 		memmove(p + hdr, pdata, plen);	/* @pdata may sit in the frame */
 	cm_node->mpa_frame_len = hdr + plen;
@@ -749,19 +729,19 @@ static int irdma_negotiate_mpa_v2_ird_ord(struct irdma_cm_node *cm_node,
 static int irdma_parse_mpa(struct irdma_cm_node *cm_node, const u8 *buf, u32 len,
 			   bool request)
 {
+	const struct irdma_mpa_v2_hdr *h = (const void *)buf;
 	u8 flags, rev;
 	u32 pdlen, hdr = IRDMA_MPA_V1_HDR_SIZE;
 	bool enhanced;
 
 	if (len < IRDMA_MPA_V1_HDR_SIZE)
 		return -EINVAL;
-	if (memcmp(buf + IRDMA_MPA_OFF_KEY,
-		   request ? IRDMA_MPA_KEY_REQ : IRDMA_MPA_KEY_REP,
+	if (memcmp(h->v1.key, request ? IRDMA_MPA_KEY_REQ : IRDMA_MPA_KEY_REP,
 		   IRDMA_MPA_KEY_SIZE))
 		return -EINVAL;
-	flags = buf[IRDMA_MPA_OFF_FLAGS];
-	rev = buf[IRDMA_MPA_OFF_REV];
-	pdlen = get_unaligned_be16(buf + IRDMA_MPA_OFF_PDLEN);
+	flags = h->v1.flags;
+	rev = h->v1.rev;
+	pdlen = be16_to_cpu(h->v1.pdlen);
 	if (rev != IRDMA_MPA_REV1 && rev != IRDMA_MPA_REV2)
 		return -EINVAL;
 	if (!request && rev > cm_node->mpa_rev)
@@ -789,8 +769,9 @@ static int irdma_parse_mpa(struct irdma_cm_node *cm_node, const u8 *buf, u32 len
 
 		if (pdlen < IRDMA_MPA_RTR_SIZE)
 			return -EINVAL;
-		ird = get_unaligned_be16(buf + IRDMA_MPA_OFF_IRD);
-		ord = get_unaligned_be16(buf + IRDMA_MPA_OFF_ORD);
+		/* PD_Length covers the block: it is within @len */
+		ird = be16_to_cpu(h->ird);
+		ord = be16_to_cpu(h->ord);
 		cm_node->p2p = !!(ird & IRDMA_MPA_V2_PEER2PEER);
 		cm_node->peer_rtr_send = !!(ird & IRDMA_MPA_V2_RTR_SEND);
 		cm_node->peer_rtr_write = !!(ord & IRDMA_MPA_V2_RTR_WRITE);
@@ -827,11 +808,12 @@ static int irdma_parse_mpa(struct irdma_cm_node *cm_node, const u8 *buf, u32 len
  */
 static int irdma_mpa_frame_len(const u8 *buf, u32 len)
 {
+	const struct irdma_mpa_hdr *h = (const void *)buf;
 	u32 pdlen;
 
 	if (len < IRDMA_MPA_V1_HDR_SIZE)
 		return 0;
-	pdlen = get_unaligned_be16(buf + IRDMA_MPA_OFF_PDLEN);
+	pdlen = be16_to_cpu(h->pdlen);
 	if (pdlen > IRDMA_MPA_MAX_PDATA)
 		return -EINVAL;
 	return IRDMA_MPA_V1_HDR_SIZE + pdlen;
@@ -856,7 +838,7 @@ static u16 irdma_cm_mpa_out(struct irdma_cm_node *cm_node, bool request,
 					   plen);
 
 	if (len)
-		trace_irdma_mpa(cm_node, cm_node->mpa_frame, len, true);
+		trace_irdma_mpa(cm_node, (const void *)cm_node->mpa_frame, len, true);
 	return len;
 }
 
@@ -869,7 +851,7 @@ static u16 irdma_cm_mpa_out(struct irdma_cm_node *cm_node, bool request,
  */
 static int irdma_cm_mpa_in(struct irdma_cm_node *cm_node, bool request)
 {
-	trace_irdma_mpa(cm_node, cm_node->mpa_rx, cm_node->mpa_rx_len, false);
+	trace_irdma_mpa(cm_node, (const void *)cm_node->mpa_rx, cm_node->mpa_rx_len, false);
 	return irdma_parse_mpa(cm_node, cm_node->mpa_rx, cm_node->mpa_rx_len,
 			       request);
 }
@@ -3402,6 +3384,7 @@ static void irdma_cm_rexmit(struct irdma_cm_node *cm_node)
 {
 	struct irdma_cm_core *cm_core = cm_node->core;
 	struct irdma_cm_tx *tx = &cm_node->tx;
+	struct irdma_cm_tcphdr *th;
 
 	lockdep_assert_held(&cm_node->core->mutex);
 	if (!tx->pending || time_before(jiffies, tx->deadline) ||
@@ -3414,8 +3397,9 @@ static void irdma_cm_rexmit(struct irdma_cm_node *cm_node)
 	tx->retries++;
 	tx->timeout = min(tx->timeout * 2, cm_core->tun.rexmit_max_timeout);
 	tx->deadline = jiffies + tx->timeout;
-	if (tx->buf[IRDMA_TCP_OFF_FLAGS] & IRDMA_TCP_ACK)
-		put_unaligned_be32(cm_node->rcv_nxt, tx->buf + IRDMA_TCP_OFF_ACK);
+	th = (void *)tx->buf;
+	if (th->flags & IRDMA_TCP_ACK)
+		th->ack = cpu_to_be32(cm_node->rcv_nxt);
 	cm_core->stats.rexmits++;
 	if (cm_node->ah_valid && !cm_node->loopback)
 		cm_core->ops->ilq_send(cm_core, cm_node->ah_id, tx->buf, tx->len,
@@ -5399,7 +5383,7 @@ static int irdma_cm_loopback_connect(struct irdma_cm_node *cm_node)
 	peer->mss = cm_node->mss;
 
 	/* the MPA request, as on the wire */
-	trace_irdma_mpa(cm_node, cm_node->mpa_frame, cm_node->mpa_frame_len,
+	trace_irdma_mpa(cm_node, (const void *)cm_node->mpa_frame, cm_node->mpa_frame_len,
 			true);
 	cm_node->snd_nxt += cm_node->mpa_frame_len;
 	peer->rcv_nxt += cm_node->mpa_frame_len;

@@ -183,13 +183,32 @@ struct sockaddr_storage;
 #define IRDMA_MPA_REV1			1
 #define IRDMA_MPA_REV2			2
 
-/* byte offsets in an MPA request/reply (RFC 5044 / RFC 6581) */
-#define IRDMA_MPA_OFF_KEY		0
-#define IRDMA_MPA_OFF_FLAGS		16
-#define IRDMA_MPA_OFF_REV		17
-#define IRDMA_MPA_OFF_PDLEN		18
-#define IRDMA_MPA_OFF_IRD		20
-#define IRDMA_MPA_OFF_ORD		22
+/**
+ * struct irdma_mpa_hdr - the header of an MPA request or reply (RFC 5044)
+ * @key: the request or reply key
+ * @flags: IRDMA_MPA_FLAG_*
+ * @rev: revision
+ * @pdlen: bytes of private data after the header (with the RFC 6581
+ *	block when the V2 flag is set)
+ */
+struct irdma_mpa_hdr {
+	u8 key[IRDMA_MPA_KEY_SIZE];
+	u8 flags;
+	u8 rev;
+	__be16 pdlen;
+} __packed;
+
+/**
+ * struct irdma_mpa_v2_hdr - an MPA v2 header: RFC 6581's block follows
+ * @v1: the RFC 5044 header (V2 flag set)
+ * @ird: IRD, peer-to-peer and Send-RTR bits (IRDMA_MPA_V2_*)
+ * @ord: ORD and the Write/Read RTR bits
+ */
+struct irdma_mpa_v2_hdr {
+	struct irdma_mpa_hdr v1;
+	__be16 ird;
+	__be16 ord;
+} __packed;
 
 #define IRDMA_MPA_FLAG_MARKERS		0x80
 #define IRDMA_MPA_FLAG_CRC		0x40
@@ -226,6 +245,75 @@ struct sockaddr_storage;
 #define IRDMA_CM_DEFAULT_RTT_VAR	6
 #define IRDMA_CM_DEFAULT_SS_THRESH	0x3FFFFFFF
 #define IRDMA_CM_DEFAULT_REXMIT_THRESH	8
+
+/**
+ * struct irdma_cm_tcphdr - a TCP header without options, as the CM reads
+ * and writes it
+ * @sport: source port
+ * @dport: destination port
+ * @seq: sequence number
+ * @ack: acknowledgment number
+ * @doff: data offset in 32-bit words, in the high nibble
+ * @flags: IRDMA_TCP_* flags
+ * @window: receive window (scaled, except in a SYN)
+ * @csum: checksum (the adapter computes it)
+ * @urg: urgent pointer (never used)
+ */
+struct irdma_cm_tcphdr {
+	__be16 sport;
+	__be16 dport;
+	__be32 seq;
+	__be32 ack;
+	u8 doff;
+	u8 flags;
+	__be16 window;
+	__be16 csum;
+	__be16 urg;
+} __packed;
+
+/**
+ * struct irdma_cm_iphdr - an IPv4 header without options
+ * @ver_ihl: version 4 and header length 5 (0x45)
+ * @tos: DSCP and ECN
+ * @tot_len: datagram length
+ * @id: identification
+ * @frag: flags and fragment offset (IRDMA_IP4_MF, IRDMA_IP4_FRAG_OFFSET)
+ * @ttl: time to live
+ * @proto: IRDMA_IPPROTO_TCP for the CM
+ * @csum: header checksum
+ * @saddr: source address
+ * @daddr: destination address
+ */
+struct irdma_cm_iphdr {
+	u8 ver_ihl;
+	u8 tos;
+	__be16 tot_len;
+	__be16 id;
+	__be16 frag;
+	u8 ttl;
+	u8 proto;
+	__be16 csum;
+	__be32 saddr;
+	__be32 daddr;
+} __packed;
+
+/**
+ * struct irdma_cm_ipv6hdr - an IPv6 header
+ * @vtcfl: version 6, traffic class, flow label
+ * @plen: payload length
+ * @nexthdr: IRDMA_IPPROTO_TCP for the CM (no extension headers)
+ * @hop_limit: hop limit
+ * @saddr: source address
+ * @daddr: destination address
+ */
+struct irdma_cm_ipv6hdr {
+	__be32 vtcfl;
+	__be16 plen;
+	u8 nexthdr;
+	u8 hop_limit;
+	__be32 saddr[4];
+	__be32 daddr[4];
+} __packed;
 
 /* GEN_2 ILQ receive buffer layout */
 #define IRDMA_ILQ_IPV4_OFFSET		20

@@ -116,8 +116,8 @@ TRACE_EVENT(irdma_cm_event,
 
 /* one MPA request, reply or reject, sent (tx) or received whole (rx) */
 TRACE_EVENT(irdma_mpa,
-	    TP_PROTO(const struct irdma_cm_node *node, const u8 *frame,
-		     u32 len, bool tx),
+	    TP_PROTO(const struct irdma_cm_node *node,
+		     const struct irdma_mpa_v2_hdr *frame, u32 len, bool tx),
 	    TP_ARGS(node, frame, len, tx),
 	    TP_STRUCT__entry(__field(const void *, node)
 			     __field(u32, qpn)
@@ -138,19 +138,16 @@ TRACE_EVENT(irdma_mpa,
 			   __entry->rem_port = node->rem_port;
 			   __entry->tx = tx;
 			   __entry->request = v1 &&
-				!memcmp(frame, IRDMA_MPA_KEY_REQ,
+				!memcmp(frame->v1.key, IRDMA_MPA_KEY_REQ,
 					IRDMA_MPA_KEY_SIZE);
-			   __entry->flags = v1 ? frame[IRDMA_MPA_OFF_FLAGS] : 0;
-			   __entry->rev = v1 ? frame[IRDMA_MPA_OFF_REV] : 0;
-			   __entry->pd_len = v1 ?
-				get_unaligned_be16(frame + IRDMA_MPA_OFF_PDLEN) : 0;
+			   __entry->flags = v1 ? frame->v1.flags : 0;
+			   __entry->rev = v1 ? frame->v1.rev : 0;
+			   __entry->pd_len = v1 ? be16_to_cpu(frame->v1.pdlen) : 0;
 			   /* the RFC 6581 block: IRD and ORD words */
 			   v1 = len >= IRDMA_MPA_V2_HDR_SIZE &&
 				(__entry->flags & IRDMA_MPA_FLAG_V2);
-			   __entry->ird = v1 ?
-				get_unaligned_be16(frame + IRDMA_MPA_OFF_IRD) : 0;
-			   __entry->ord = v1 ?
-				get_unaligned_be16(frame + IRDMA_MPA_OFF_ORD) : 0;),
+			   __entry->ird = v1 ? be16_to_cpu(frame->ird) : 0;
+			   __entry->ord = v1 ? be16_to_cpu(frame->ord) : 0;),
 	    TP_printk("node=%p qp=%u ports=%u->%u %s %s rev=%u flags=%s pd_len=%u ird=%u ord=%u rtr=%s",
 		      __entry->node, __entry->qpn, __entry->loc_port,
 		      __entry->rem_port, __entry->tx ? "tx" : "rx",

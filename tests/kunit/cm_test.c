@@ -24,6 +24,9 @@
 
 #include "../../cm.c"
 
+/* where a field of the TCP header sits, for raw test segments */
+#define T_TCP(field)	offsetof(struct irdma_cm_tcphdr, field)
+
 #define T_ADDR0		0xc0000201	/* 192.0.2.1 */
 #define T_ADDR1		0xc0000202	/* 192.0.2.2 */
 #define T_RAW_ADDR	0xc0000263	/* 192.0.2.99: the raw peer */
@@ -277,11 +280,11 @@ static void irdma_t_wire_put(int from, bool ipv4, const u32 *saddr,
 		s = &w->log[w->nlog++];
 		s->from = from;
 		s->to = to;
-		s->flags = seg[IRDMA_TCP_OFF_FLAGS];
-		s->seq = get_unaligned_be32(seg + IRDMA_TCP_OFF_SEQ);
-		s->ack = get_unaligned_be32(seg + IRDMA_TCP_OFF_ACK);
-		s->win = get_unaligned_be16(seg + IRDMA_TCP_OFF_WIN);
-		s->hdr_len = (seg[IRDMA_TCP_OFF_DOFF] >> 4) * 4;
+		s->flags = seg[T_TCP(flags)];
+		s->seq = get_unaligned_be32(seg + T_TCP(seq));
+		s->ack = get_unaligned_be32(seg + T_TCP(ack));
+		s->win = get_unaligned_be16(seg + T_TCP(window));
+		s->hdr_len = (seg[T_TCP(doff)] >> 4) * 4;
 		s->datalen = len - min(len, s->hdr_len);
 		s->vlan = vlan;
 		s->vlan_tci = tci;
@@ -329,8 +332,8 @@ static int irdma_t_ilq_send(struct irdma_cm_core *core, u32 ah_id,
 
 	if (WARN_ON(!d->ahs[ah_id].used))
 		return -EINVAL;
-	WARN_ON(get_unaligned_be16((const u8 *)seg + IRDMA_TCP_OFF_CSUM));
-	WARN_ON(tcp_hdr_len != (((const u8 *)seg)[IRDMA_TCP_OFF_DOFF] >> 4) * 4);
+	WARN_ON(get_unaligned_be16((const u8 *)seg + T_TCP(csum)));
+	WARN_ON(tcp_hdr_len != (((const u8 *)seg)[T_TCP(doff)] >> 4) * 4);
 	irdma_t_wire_put(d->idx, ah->ipv4, ah->loc_addr, ah->rem_addr, ah->tos,
 			 ah->insert_vlan, ah->vlan_tci, ah->loc_mac, seg, len);
 	return 0;
@@ -413,14 +416,14 @@ static void irdma_t_send_lsmm(struct irdma_test_dev *d,
 	u8 seg[IRDMA_CM_TCP_HDR_SIZE + IRDMA_MPA_MAX_FRAME] = {};
 	u32 loc[4] = {}, rem[4] = {};
 
-	put_unaligned_be16(info->loc_port, seg + IRDMA_TCP_OFF_SPORT);
-	put_unaligned_be16(info->rem_port, seg + IRDMA_TCP_OFF_DPORT);
-	put_unaligned_be32(info->snd_nxt, seg + IRDMA_TCP_OFF_SEQ);
-	put_unaligned_be32(info->rcv_nxt, seg + IRDMA_TCP_OFF_ACK);
-	seg[IRDMA_TCP_OFF_DOFF] = 5 << 4;
-	seg[IRDMA_TCP_OFF_FLAGS] = IRDMA_TCP_ACK | IRDMA_TCP_PSH;
+	put_unaligned_be16(info->loc_port, seg + T_TCP(sport));
+	put_unaligned_be16(info->rem_port, seg + T_TCP(dport));
+	put_unaligned_be32(info->snd_nxt, seg + T_TCP(seq));
+	put_unaligned_be32(info->rcv_nxt, seg + T_TCP(ack));
+	seg[T_TCP(doff)] = 5 << 4;
+	seg[T_TCP(flags)] = IRDMA_TCP_ACK | IRDMA_TCP_PSH;
 	put_unaligned_be16(info->rcv_wnd >> info->rcv_wscale,
-			   seg + IRDMA_TCP_OFF_WIN);
+			   seg + T_TCP(window));
 	memcpy(seg + IRDMA_CM_TCP_HDR_SIZE, info->lsmm, info->lsmm_len);
 	if (info->ipv4) {
 		loc[0] = info->loc_addr[3];
@@ -898,13 +901,13 @@ static void irdma_t_raw_send(struct irdma_t_raw *r, u8 flags, const u8 *opts,
 	u32 hlen = IRDMA_CM_TCP_HDR_SIZE + optlen;
 	u32 daddr = T_ADDR1;
 
-	put_unaligned_be16(r->port, seg + IRDMA_TCP_OFF_SPORT);
-	put_unaligned_be16(T_PORT_L, seg + IRDMA_TCP_OFF_DPORT);
-	put_unaligned_be32(r->seq, seg + IRDMA_TCP_OFF_SEQ);
-	put_unaligned_be32(r->ack, seg + IRDMA_TCP_OFF_ACK);
-	seg[IRDMA_TCP_OFF_DOFF] = (hlen / 4) << 4;
-	seg[IRDMA_TCP_OFF_FLAGS] = flags;
-	put_unaligned_be16(0xFFFF, seg + IRDMA_TCP_OFF_WIN);
+	put_unaligned_be16(r->port, seg + T_TCP(sport));
+	put_unaligned_be16(T_PORT_L, seg + T_TCP(dport));
+	put_unaligned_be32(r->seq, seg + T_TCP(seq));
+	put_unaligned_be32(r->ack, seg + T_TCP(ack));
+	seg[T_TCP(doff)] = (hlen / 4) << 4;
+	seg[T_TCP(flags)] = flags;
+	put_unaligned_be16(0xFFFF, seg + T_TCP(window));
 	if (optlen)
 		memcpy(seg + IRDMA_CM_TCP_HDR_SIZE, opts, optlen);
 	if (len)
@@ -2138,7 +2141,7 @@ static void irdma_test_corrupted_header_dropped(struct kunit *test)
 	/* a bad data offset in the SYN: dropped, the retransmission works */
 	irdma_tw->filter = irdma_t_corrupt_n;
 	irdma_tw->fault_n = 0;
-	irdma_tw->corrupt_off = IRDMA_TCP_OFF_DOFF;
+	irdma_tw->corrupt_off = T_TCP(doff);
 	KUNIT_ASSERT_EQ(test, irdma_t_connect(test, a, NULL, 0), 0);
 	irdma_t_run(120);
 	KUNIT_ASSERT_EQ(test, l->nev, 1);
@@ -3675,7 +3678,7 @@ static void irdma_test_rx_queue_bounded(struct kunit *test)
 
 	core->tun.max_rx_queued = 4;
 	irdma_t_mkframe(b, true, IRDMA_CM_TCP_HDR_SIZE);
-	b[IRDMA_ILQ_TCP_OFFSET + IRDMA_TCP_OFF_FLAGS] = IRDMA_TCP_RST;
+	b[IRDMA_ILQ_TCP_OFFSET + T_TCP(flags)] = IRDMA_TCP_RST;
 	rx.buf = b;
 	rx.len = sizeof(b);
 	/* the dispatcher waits for the mutex: nothing queued is freed */
@@ -4556,14 +4559,14 @@ static void irdma_t_ack_dev0(struct kunit *test, u8 flags)
 	mutex_lock(&core->mutex);
 	cm = irdma_t_find(0, T_PORT_A);
 	KUNIT_ASSERT_NOT_NULL(test, cm);
-	put_unaligned_be16(T_PORT_L, seg + IRDMA_TCP_OFF_SPORT);
-	put_unaligned_be16(T_PORT_A, seg + IRDMA_TCP_OFF_DPORT);
-	put_unaligned_be32(cm->rcv_nxt, seg + IRDMA_TCP_OFF_SEQ);
-	put_unaligned_be32(cm->snd_nxt, seg + IRDMA_TCP_OFF_ACK);
+	put_unaligned_be16(T_PORT_L, seg + T_TCP(sport));
+	put_unaligned_be16(T_PORT_A, seg + T_TCP(dport));
+	put_unaligned_be32(cm->rcv_nxt, seg + T_TCP(seq));
+	put_unaligned_be32(cm->snd_nxt, seg + T_TCP(ack));
 	mutex_unlock(&core->mutex);
-	seg[IRDMA_TCP_OFF_DOFF] = (IRDMA_CM_TCP_HDR_SIZE / 4) << 4;
-	seg[IRDMA_TCP_OFF_FLAGS] = flags;
-	put_unaligned_be16(0xFFFF, seg + IRDMA_TCP_OFF_WIN);
+	seg[T_TCP(doff)] = (IRDMA_CM_TCP_HDR_SIZE / 4) << 4;
+	seg[T_TCP(flags)] = flags;
+	put_unaligned_be16(0xFFFF, seg + T_TCP(window));
 	irdma_t_wire_put(1, true, saddr, daddr, 0, false, 0, mac, seg,
 			 sizeof(seg));
 	irdma_t_pump();
@@ -4717,7 +4720,7 @@ static int irdma_t_rnd_port(struct irdma_t_rnd *x, int i,
 	int k;
 
 	*s = &irdma_tw->log[i];
-	dport = get_unaligned_be16((*s)->seg + IRDMA_TCP_OFF_DPORT);
+	dport = get_unaligned_be16((*s)->seg + T_TCP(dport));
 	if ((*s)->to != 2)
 		return -1;
 	for (k = 0; k < T_RND_PORTS; k++)
@@ -4848,7 +4851,7 @@ static void irdma_t_rnd_dump(struct irdma_t_rnd *x)
 	for (i = 0; i < irdma_tw->nlog; i++)
 		if (irdma_t_rnd_port(x, i, &s) >= 0)
 			kunit_info(x->test, "sent: port %u flags 0x%x seq %u ack %u len %u",
-				   get_unaligned_be16(s->seg + IRDMA_TCP_OFF_DPORT),
+				   get_unaligned_be16(s->seg + T_TCP(dport)),
 				   s->flags, s->seq, s->ack, s->datalen);
 }
 

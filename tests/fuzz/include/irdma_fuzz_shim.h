@@ -30,10 +30,16 @@ typedef unsigned int gfp_t;
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define be32_to_cpu(x)	__builtin_bswap32(x)
 #define cpu_to_be32(x)	__builtin_bswap32(x)
+#define be16_to_cpu(x)	__builtin_bswap16(x)
+#define cpu_to_be16(x)	__builtin_bswap16(x)
 #else
 #define be32_to_cpu(x)	(x)
 #define cpu_to_be32(x)	(x)
+#define be16_to_cpu(x)	(x)
+#define cpu_to_be16(x)	(x)
 #endif
+
+#define __packed	__attribute__((packed))
 
 static inline u16 get_unaligned_be16(const void *p)
 {
