@@ -15,8 +15,7 @@ set -u
 # shellcheck source=tests/sim/lib.sh
 . "$(dirname "$0")/lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
-ko=${IRDMA_KO_DIR:+$IRDMA_KO_DIR/tests/sim}
-ko=${ko:-$here}/check/irdma_sim_check.ko
+ko=$here/check/irdma_sim_check.ko
 
 sim_require irdma_sim
 [ -f "$ko" ] || skip "$ko not built"

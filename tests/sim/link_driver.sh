@@ -69,10 +69,9 @@ dmesg -C
 rmmod irdma_sim 2>/dev/null
 rmmod irdma 2>/dev/null
 
-# creating a device loads irdma (the debug kernel has no modprobe for it)
+# creating a device loads irdma
 setup a va
 load irdma_sim
-[ -z "${IRDMA_KO_DIR:-}" ] || load irdma
 add a va irdma0 && pass "bring-up in a netns, irdma loaded: $(grep -c '^irdma ' /proc/modules)"
 for f in info regs cqp hmc queues objects irq stats; do
 	cat $D/irdma_sim*/$f >/dev/null || fail "debugfs $f"
@@ -115,7 +114,6 @@ load irdma_sim
 add a va irdma0
 rmmod irdma || fail "rmmod irdma"
 wait_gone "rmmod irdma"
-[ -z "${IRDMA_KO_DIR:-}" ] || load irdma
 
 # 20 add/delete cycles
 for i in $(seq 20); do

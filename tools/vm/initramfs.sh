@@ -6,11 +6,6 @@
 # overlay, with their dependencies, from /lib/modules/$KVER) and print its
 # path.  Cached under $CACHE/vm, keyed by KVER, the kernel package version,
 # busybox and the hash of this script and of the init.
-#
-#   initramfs.sh [--no-modules]
-#
-# --no-modules: for a kernel with virtio, 9p and overlay built in (run.sh
-# --kernel): nothing to insmod.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -18,20 +13,17 @@ CACHE=${CACHE:-/var/cache/irdma}
 KVER=${KVER:-$("$here/../kver.sh")}
 busybox=/bin/busybox
 mods=(virtio_pci 9pnet_virtio 9p overlay)
-[ "${1:-}" != --no-modules ] || mods=()
 
 [ -x "$busybox" ] || { echo "initramfs.sh: $busybox missing (make deps: busybox-static)" >&2; exit 1; }
-[ "${#mods[@]}" -eq 0 ] || [ -d "/lib/modules/$KVER/kernel" ] ||
+[ -d "/lib/modules/$KVER/kernel" ] ||
 	{ echo "initramfs.sh: no /lib/modules/$KVER (make deps)" >&2; exit 1; }
 
 kpkg=$(dpkg-query -W -f='${Version}' "linux-image-$KVER" 2>/dev/null || echo unknown)
 key=$({
-	echo "$KVER $kpkg ${mods[*]:-none}"
+	echo "$KVER $kpkg ${mods[*]}"
 	sha256sum "$here/init" "${BASH_SOURCE[0]}" "$busybox"
 } | sha256sum | cut -c1-16)
-tag=$KVER
-[ "${#mods[@]}" -gt 0 ] || tag=nomod
-out=$CACHE/vm/initramfs-$tag-$key.cpio
+out=$CACHE/vm/initramfs-$KVER-$key.cpio
 if [ -s "$out" ]; then
 	echo "$out"
 	exit 0
@@ -47,7 +39,7 @@ install -m 0755 "$here/init" "$stage/init"
 # insmod order: each module after its dependencies, each module once
 : >"$stage/modules/load.list"
 seen=" "
-for m in ${mods[@]+"${mods[@]}"}; do
+for m in "${mods[@]}"; do
 	deps=$(modprobe -S "$KVER" --show-depends "$m") ||
 		{ echo "initramfs.sh: module $m not found for $KVER" >&2; exit 1; }
 	while read -r verb path _; do
@@ -71,5 +63,5 @@ done
 (cd "$stage" && find . -mindepth 1 | LC_ALL=C sort | cpio --quiet -o -H newc -R 0:0) >"$stage.cpio"
 mv "$stage.cpio" "$out"
 # drop initramfs images of older keys for this KVER
-find "$CACHE/vm" -maxdepth 1 -name "initramfs-$tag-*.cpio" ! -name "${out##*/}" -delete
+find "$CACHE/vm" -maxdepth 1 -name "initramfs-$KVER-*.cpio" ! -name "${out##*/}" -delete
 echo "$out"

@@ -26,10 +26,6 @@
 #                      198.51.100.1/24 + 2001:db8:78::1 (listen) or .2/2001:db8:78::2
 #                      (connect).  IRDMA_VM_PEER=listen|connect is set.
 #   --append ARGS      extra kernel command line (e.g. "loglevel=7")
-#   --kernel IMAGE     boot IMAGE instead of Debian's kernel: one with
-#                      virtio-pci, 9p over virtio and overlayfs built in
-#                      (a debug kernel); the guest then gets no module set
-#                      (no /lib/modules for it: load modules by path)
 #   --console-log FILE keep the raw console output in FILE as well
 #
 # Exit status: COMMAND's; 124 on timeout; 125 when the VM died without
@@ -53,7 +49,7 @@ usage() {
 	exit "${1:-2}"
 }
 
-timeout=900 mem=4096 smp='' peer='' append='' console_log='' kernel=''
+timeout=900 mem=4096 smp='' peer='' append='' console_log=''
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--timeout) timeout=${2:?}; shift 2 ;;
@@ -62,7 +58,6 @@ while [ $# -gt 0 ]; do
 	--peer-socket) peer=${2:?}; shift 2 ;;
 	--append) append=${2:?}; shift 2 ;;
 	--console-log) console_log=${2:?}; shift 2 ;;
-	--kernel) kernel=${2:?}; shift 2 ;;
 	-h | --help) usage 0 ;;
 	--) shift; break ;;
 	-*) echo "run.sh: unknown option $1" >&2; usage ;;
@@ -101,15 +96,9 @@ smp=${smp:-2}
 
 command -v "$QEMU" >/dev/null || { echo "run.sh: $QEMU not found (make deps)" >&2; exit 125; }
 siw_ko=$("$repo/tools/siw.sh" --path)
-if [ -n "$kernel" ]; then
-	[ -r "$kernel" ] || { echo "run.sh: cannot read $kernel" >&2; exit 125; }
-	initrd=$("$here/initramfs.sh" --no-modules) || { echo "run.sh: cannot build the initramfs" >&2; exit 125; }
-	mods=
-else
-	kernel=$("$here/kernel.sh") || { echo "run.sh: no kernel image" >&2; exit 125; }
-	initrd=$("$here/initramfs.sh") || { echo "run.sh: cannot build the initramfs" >&2; exit 125; }
-	mods=$("$here/modules.sh") || { echo "run.sh: cannot prepare the guest's modules" >&2; exit 125; }
-fi
+kernel=$("$here/kernel.sh") || { echo "run.sh: no kernel image" >&2; exit 125; }
+initrd=$("$here/initramfs.sh") || { echo "run.sh: cannot build the initramfs" >&2; exit 125; }
+mods=$("$here/modules.sh") || { echo "run.sh: cannot prepare the guest's modules" >&2; exit 125; }
 
 rundir=$(mktemp -d /tmp/irdma-vm.XXXXXX)
 chmod 755 "$rundir"
