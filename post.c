@@ -16,8 +16,6 @@
 #include "ctrl.h"
 #include "wqe.h"
 
-#define IRDMA_KQP_MAX_SGE	IRDMA_GEN2_MAX_WQ_FRAGS
-
 /**
  * irdma_sq_wqe() - a quantum of the SQ ring
  * @k: kernel QP state
@@ -212,7 +210,7 @@ int irdma_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		u64 hdr;
 
 		if (wr->num_sge > (1 << iwqp->rq_shift) * 2 - 1 ||
-		    wr->num_sge > IRDMA_KQP_MAX_SGE) {
+		    wr->num_sge > IRDMA_GEN2_MAX_WQ_FRAGS) {
 			ret = -EINVAL;
 			*bad_wr = wr;
 			break;

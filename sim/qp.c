@@ -31,11 +31,13 @@
  * if signaled, an SQ CQE with WQEIDX = its first quantum and OP = its
  * opcode.  Connection WQEs are unsignaled and never produce CQEs.
  *
- * Doorbells.  Kernel (privileged) QPs ring WQEALLOC, and only that starts
- * their SQ.  libirdma stores the QP id into the user doorbell page with a
- * plain store, which the model cannot trap: a poller thread per instance
- * looks at the SQ valid bit at the consumer index of every running user
- * QP.  While work turns up (found by the poller or done by any engine) it
+ * Doorbells.  Kernel (privileged) QPs ring WQEALLOC: nothing else wakes an
+ * idle kernel QP's engine for its SQ (while the engine runs for other work,
+ * an arriving FPDU or a command, it takes every valid WQE at the SQ's
+ * tail, announced or not).  libirdma stores the QP id into the user
+ * doorbell page with a plain store, which the model cannot trap: a poller
+ * thread per instance looks at the SQ valid bit at the consumer index of
+ * every running user QP.  While work turns up (found by the poller or done by any engine) it
  * sleeps 20-50 us between scans; after 100 ms without work it backs off
  * to 2 ms; with no running user QP it sleeps until one starts.  Cost: one
  * 8-byte load per user QP per scan; kernel QPs cost it nothing.
