@@ -159,12 +159,12 @@ void irdma_ccq_process(struct irdma_pci_f *rf)
 					    "CCQ CQE names CQP slot %u of %u\n",
 					    slot, cqp->size);
 		} else {
+			u64 qw2 = le64_to_cpu(cqe->qw[IRDMA_CCQ_CQE_QW2]);
 			struct irdma_cqp_result res = {
 				.error = FIELD_GET(IRDMA_CCQ_CQE_QW3_ERROR, hdr),
 				.major = FIELD_GET(IRDMA_CCQ_CQE_QW3_MAJOR_ERR, hdr),
 				.minor = FIELD_GET(IRDMA_CCQ_CQE_QW3_MINOR_ERR, hdr),
-				.op_ret = le64_get_bits(cqe->qw[2],
-							IRDMA_CCQ_CQE_QW2_OP_RET),
+				.op_ret = FIELD_GET(IRDMA_CCQ_CQE_QW2_OP_RET, qw2),
 			};
 
 			irdma_cqp_complete_slot(cqp, slot, &res);
@@ -690,13 +690,15 @@ static void irdma_cqp_cq_cmd(struct irdma_pci_f *rf, struct irdma_cqp_cmd *cmd,
 		      FIELD_PREP(IRDMA_CQP_QW3_VIRTMAP, p->pbl_level ? 1 : 0) |
 		      FIELD_PREP(IRDMA_CQP_CQ_QW3_ENCEQEMASK, p->ceqe_mask) |
 		      FIELD_PREP(IRDMA_CQP_CQ_QW3_CEQIDVALID, p->ceq_valid));
-	qw[0] = le64_encode_bits(p->size, IRDMA_CQP_CQ_QW0_SIZE);
-	qw[1] = le64_encode_bits(p->ctx, IRDMA_CQP_CQ_QW1_CTX);
-	qw[2] = le64_encode_bits(p->shadow_read_threshold,
+	qw[IRDMA_CQP_CQ_QW0] = le64_encode_bits(p->size, IRDMA_CQP_CQ_QW0_SIZE);
+	qw[IRDMA_CQP_CQ_QW1] = le64_encode_bits(p->ctx, IRDMA_CQP_CQ_QW1_CTX);
+	qw[IRDMA_CQP_CQ_QW2] =
+		le64_encode_bits(p->shadow_read_threshold,
 				 IRDMA_CQP_CQ_QW2_SHADOW_READ_THRESHOLD);
-	qw[4] = cpu_to_le64(p->pbl_level ? 0 : p->ring_pa);
-	qw[5] = cpu_to_le64(p->shadow_pa);
-	qw[6] = le64_encode_bits(p->pbl_level ? p->first_pble : 0,
+	qw[IRDMA_CQP_CQ_RING_PA] = cpu_to_le64(p->pbl_level ? 0 : p->ring_pa);
+	qw[IRDMA_CQP_CQ_SHADOW_PA] = cpu_to_le64(p->shadow_pa);
+	qw[IRDMA_CQP_CQ_QW6] =
+		le64_encode_bits(p->pbl_level ? p->first_pble : 0,
 				 IRDMA_CQP_CQ_QW6_FIRST_PBLE);
 }
 
@@ -747,9 +749,10 @@ static int irdma_cqp_ceq_cmd(struct irdma_pci_f *rf,
 	struct irdma_cqp_cmd cmd;
 
 	irdma_cqp_hdr(&cmd, op, FIELD_PREP(IRDMA_CQP_CEQ_QW3_CEQID, ceq->id));
-	cmd.wqe.qw[2] = le64_encode_bits(ceq->size, IRDMA_CQP_CEQ_QW2_ELEMCNT);
+	cmd.wqe.qw[IRDMA_CQP_CEQ_QW2] =
+		le64_encode_bits(ceq->size, IRDMA_CQP_CEQ_QW2_ELEMCNT);
 	if (op == IRDMA_CQP_OP_CREATE_CEQ)
-		cmd.wqe.qw[4] = cpu_to_le64(ceq->mem.pa);
+		cmd.wqe.qw[IRDMA_CQP_CEQ_RING_PA] = cpu_to_le64(ceq->mem.pa);
 	return irdma_cqp_exec(rf, &cmd);
 }
 
@@ -793,9 +796,10 @@ static int irdma_cqp_aeq_cmd(struct irdma_pci_f *rf,
 	struct irdma_cqp_cmd cmd;
 
 	irdma_cqp_hdr(&cmd, op, 0);
-	cmd.wqe.qw[2] = le64_encode_bits(aeq->size, IRDMA_CQP_AEQ_QW2_ELEMCNT);
+	cmd.wqe.qw[IRDMA_CQP_AEQ_QW2] =
+		le64_encode_bits(aeq->size, IRDMA_CQP_AEQ_QW2_ELEMCNT);
 	if (op == IRDMA_CQP_OP_CREATE_AEQ)
-		cmd.wqe.qw[4] = cpu_to_le64(aeq->mem.pa);
+		cmd.wqe.qw[IRDMA_CQP_AEQ_RING_PA] = cpu_to_le64(aeq->mem.pa);
 	return irdma_cqp_exec(rf, &cmd);
 }
 
@@ -841,8 +845,9 @@ static int irdma_cqp_fpm_cmd(struct irdma_pci_f *rf,
 
 	irdma_cqp_hdr(&cmd, op, op == IRDMA_CQP_OP_COMMIT_FPM_VAL ?
 		      FIELD_PREP(IRDMA_CQP_FPM_QW3_BUF_LEN, IRDMA_FPM_BUF_SIZE) : 0);
-	cmd.wqe.qw[2] = le64_encode_bits(rf->pf_id, IRDMA_CQP_FPM_QW2_HMC_FN_ID);
-	cmd.wqe.qw[4] = cpu_to_le64(buf->pa);
+	cmd.wqe.qw[IRDMA_CQP_FPM_QW2] =
+		le64_encode_bits(rf->pf_id, IRDMA_CQP_FPM_QW2_HMC_FN_ID);
+	cmd.wqe.qw[IRDMA_CQP_FPM_BUF_PA] = cpu_to_le64(buf->pa);
 	return irdma_cqp_exec(rf, &cmd);
 }
 
@@ -935,7 +940,8 @@ static void irdma_cqp_sds_prepare(struct irdma_pci_f *rf,
 		*ovf++ = cpu_to_le64(irdma_sd_cmd(&b->e[i]));
 		*ovf++ = cpu_to_le64(irdma_sd_data(&b->e[i]));
 	}
-	cmd->wqe.qw[2] |= cpu_to_le64(ovf_pa & IRDMA_CQP_SDS_QW2_OVERFLOW_PA);
+	cmd->wqe.qw[IRDMA_CQP_SDS_QW2] |=
+		cpu_to_le64(ovf_pa & IRDMA_CQP_SDS_QW2_OVERFLOW_PA);
 	cmd->wqe.qw[IRDMA_CQP_WQE_HDR] |=
 		le64_encode_bits(b->n - IRDMA_SDS_IN_WQE,
 				 IRDMA_CQP_SDS_QW3_OVERFLOW_CNT);
@@ -961,19 +967,26 @@ int irdma_cqp_update_sds(struct irdma_pci_f *rf,
 		b.e = e;
 		b.n = min_t(u32, n, IRDMA_SDS_PER_WQE_MAX);
 		irdma_cqp_hdr(&cmd, IRDMA_CQP_OP_UPDATE_PE_SDS, 0);
-		cmd.wqe.qw[0] = cpu_to_le64(irdma_sd_cmd(&e[0]));
-		cmd.wqe.qw[1] = cpu_to_le64(irdma_sd_data(&e[0]));
-		cmd.wqe.qw[2] = le64_encode_bits(rf->pf_id,
-						 IRDMA_CQP_SDS_QW2_HMC_FN_ID);
+		cmd.wqe.qw[IRDMA_CQP_SDS_ENTRY0_CMD] =
+			cpu_to_le64(irdma_sd_cmd(&e[0]));
+		cmd.wqe.qw[IRDMA_CQP_SDS_ENTRY0_DATA] =
+			cpu_to_le64(irdma_sd_data(&e[0]));
+		cmd.wqe.qw[IRDMA_CQP_SDS_QW2] =
+			le64_encode_bits(rf->pf_id,
+					 IRDMA_CQP_SDS_QW2_HMC_FN_ID);
 		if (b.n > 1) {
-			cmd.wqe.qw[4] = cpu_to_le64(irdma_sd_cmd(&e[1]) |
-						    IRDMA_CQP_SDS_ENTRY_VALID);
-			cmd.wqe.qw[5] = cpu_to_le64(irdma_sd_data(&e[1]));
+			cmd.wqe.qw[IRDMA_CQP_SDS_ENTRY1_CMD] =
+				cpu_to_le64(irdma_sd_cmd(&e[1]) |
+					    IRDMA_CQP_SDS_ENTRY_VALID);
+			cmd.wqe.qw[IRDMA_CQP_SDS_ENTRY1_DATA] =
+				cpu_to_le64(irdma_sd_data(&e[1]));
 		}
 		if (b.n > 2) {
-			cmd.wqe.qw[6] = cpu_to_le64(irdma_sd_cmd(&e[2]) |
-						    IRDMA_CQP_SDS_ENTRY_VALID);
-			cmd.wqe.qw[7] = cpu_to_le64(irdma_sd_data(&e[2]));
+			cmd.wqe.qw[IRDMA_CQP_SDS_ENTRY2_CMD] =
+				cpu_to_le64(irdma_sd_cmd(&e[2]) |
+					    IRDMA_CQP_SDS_ENTRY_VALID);
+			cmd.wqe.qw[IRDMA_CQP_SDS_ENTRY2_DATA] =
+				cpu_to_le64(irdma_sd_data(&e[2]));
 		}
 		cmd.prepare = irdma_cqp_sds_prepare;
 		cmd.prepare_arg = &b;
@@ -1000,7 +1013,8 @@ int irdma_cqp_shmc_pages_allocated(struct irdma_pci_f *rf)
 	struct irdma_cqp_cmd cmd;
 
 	irdma_cqp_hdr(&cmd, IRDMA_CQP_OP_SHMC_PAGES_ALLOCATED, 0);
-	cmd.wqe.qw[2] = le64_encode_bits(rf->pf_id, IRDMA_CQP_SHMC_QW2_HMC_FN_ID);
+	cmd.wqe.qw[IRDMA_CQP_SHMC_QW2] =
+		le64_encode_bits(rf->pf_id, IRDMA_CQP_SHMC_QW2_HMC_FN_ID);
 	return irdma_cqp_exec(rf, &cmd);
 }
 
@@ -1019,7 +1033,7 @@ int irdma_cqp_query_features(struct irdma_pci_f *rf,
 
 	irdma_cqp_hdr(&cmd, IRDMA_CQP_OP_QUERY_RDMA_FEATURES,
 		      FIELD_PREP(IRDMA_CQP_FEAT_QW3_BUF_LEN, buf->size));
-	cmd.wqe.qw[4] = cpu_to_le64(buf->pa);
+	cmd.wqe.qw[IRDMA_CQP_FEAT_BUF_PA] = cpu_to_le64(buf->pa);
 	return irdma_cqp_exec(rf, &cmd);
 }
 
@@ -1040,9 +1054,9 @@ int irdma_cqp_gather_stats(struct irdma_pci_f *rf,
 
 	irdma_cqp_hdr(&cmd, IRDMA_CQP_OP_GATHER_STATS,
 		      IRDMA_CQP_STATS_QW3_USE_FN_ID);
-	cmd.wqe.qw[4] = cpu_to_le64(buf->pa);
-	cmd.wqe.qw[5] = le64_encode_bits(rf->pf_id,
-					 IRDMA_CQP_STATS_QW5_HMC_FN_ID);
+	cmd.wqe.qw[IRDMA_CQP_STATS_BUF_PA] = cpu_to_le64(buf->pa);
+	cmd.wqe.qw[IRDMA_CQP_STATS_QW5] =
+		le64_encode_bits(rf->pf_id, IRDMA_CQP_STATS_QW5_HMC_FN_ID);
 	return irdma_cqp_exec(rf, &cmd);
 }
 
@@ -1061,7 +1075,8 @@ int irdma_cqp_manage_apbvt(struct irdma_pci_f *rf, u16 port, bool add)
 
 	irdma_cqp_hdr(&cmd, IRDMA_CQP_OP_MANAGE_APBVT,
 		      FIELD_PREP(IRDMA_CQP_APBVT_QW3_ADD, add));
-	cmd.wqe.qw[2] = le64_encode_bits(port, IRDMA_CQP_APBVT_QW2_PORT);
+	cmd.wqe.qw[IRDMA_CQP_APBVT_QW2] =
+		le64_encode_bits(port, IRDMA_CQP_APBVT_QW2_PORT);
 	return irdma_cqp_exec(rf, &cmd);
 }
 
@@ -1096,8 +1111,9 @@ int irdma_cqp_manage_arp(struct irdma_pci_f *rf, u32 idx, const u8 *mac,
 		      FIELD_PREP(IRDMA_CQP_ARP_QW3_VALID, add) |
 		      FIELD_PREP(IRDMA_CQP_ARP_QW3_PERMANENT, add));
 	if (add)
-		cmd.wqe.qw[2] = le64_encode_bits(irdma_mac_to_u64(mac),
-						 IRDMA_CQP_ARP_QW2_MAC);
+		cmd.wqe.qw[IRDMA_CQP_ARP_QW2] =
+			le64_encode_bits(irdma_mac_to_u64(mac),
+					 IRDMA_CQP_ARP_QW2_MAC);
 	return irdma_cqp_exec(rf, &cmd);
 }
 
@@ -1123,17 +1139,25 @@ int irdma_cqp_manage_qhash(struct irdma_pci_f *rf,
 		      FIELD_PREP(IRDMA_CQP_QHASH_QW3_MANAGE,
 				 p->add ? IRDMA_QHASH_MANAGE_ADD :
 					  IRDMA_QHASH_MANAGE_DELETE));
-	qw[0] = le64_encode_bits(irdma_mac_to_u64(p->mac), IRDMA_CQP_QHASH_QW0_MAC);
-	qw[1] = le64_encode_bits(p->loc_port, IRDMA_CQP_QHASH_QW1_DEST_PORT) |
+	qw[IRDMA_CQP_QHASH_QW0] = le64_encode_bits(irdma_mac_to_u64(p->mac),
+						   IRDMA_CQP_QHASH_QW0_MAC);
+	qw[IRDMA_CQP_QHASH_QW1] =
+		le64_encode_bits(p->loc_port, IRDMA_CQP_QHASH_QW1_DEST_PORT) |
 		le64_encode_bits(p->qpn, IRDMA_CQP_QHASH_QW1_QPN);
-	qw[2] = le64_encode_bits(p->qs_handle, IRDMA_CQP_QHASH_QW2_QS_HANDLE);
+	qw[IRDMA_CQP_QHASH_QW2] =
+		le64_encode_bits(p->qs_handle, IRDMA_CQP_QHASH_QW2_QS_HANDLE);
 	if (vlan)
-		qw[2] |= le64_encode_bits(p->vlan_id, IRDMA_CQP_QHASH_QW2_VLANID);
-	irdma_ip_to_words(&qw[7], &qw[6], p->loc_addr, p->ipv4);
+		qw[IRDMA_CQP_QHASH_QW2] |=
+			le64_encode_bits(p->vlan_id, IRDMA_CQP_QHASH_QW2_VLANID);
+	irdma_ip_to_words(&qw[IRDMA_CQP_QHASH_LOC_IP_HI],
+			  &qw[IRDMA_CQP_QHASH_LOC_IP_LO], p->loc_addr, p->ipv4);
 	if (p->type == IRDMA_QHASH_TYPE_TCP_ESTABLISHED) {
-		qw[1] |= le64_encode_bits(p->rem_port,
-					  IRDMA_CQP_QHASH_QW1_SRC_PORT);
-		irdma_ip_to_words(&qw[5], &qw[4], p->rem_addr, p->ipv4);
+		qw[IRDMA_CQP_QHASH_QW1] |=
+			le64_encode_bits(p->rem_port,
+					 IRDMA_CQP_QHASH_QW1_SRC_PORT);
+		irdma_ip_to_words(&qw[IRDMA_CQP_QHASH_REM_IP_HI],
+				  &qw[IRDMA_CQP_QHASH_REM_IP_LO], p->rem_addr,
+				  p->ipv4);
 	}
 	return irdma_cqp_exec(rf, &cmd);
 }
@@ -1162,8 +1186,9 @@ int irdma_cqp_ws_node(struct irdma_pci_f *rf, const struct irdma_ws_params *p,
 		      FIELD_PREP(IRDMA_CQP_WS_QW3_PRIOTYPE, p->prio_type) |
 		      FIELD_PREP(IRDMA_CQP_WS_QW3_LEAF, p->leaf) |
 		      FIELD_PREP(IRDMA_CQP_WS_QW3_ENABLE, p->enable));
-	cmd.wqe.qw[4] = le64_encode_bits(p->weight, IRDMA_CQP_WS_QW4_WEIGHT) |
-			le64_encode_bits(p->vsi, IRDMA_CQP_WS_QW4_VSI);
+	cmd.wqe.qw[IRDMA_CQP_WS_QW4] =
+		le64_encode_bits(p->weight, IRDMA_CQP_WS_QW4_WEIGHT) |
+		le64_encode_bits(p->vsi, IRDMA_CQP_WS_QW4_VSI);
 	ret = irdma_cqp_exec(rf, &cmd);
 	if (!ret && qs_handle)
 		*qs_handle = cmd.op_ret;
@@ -1197,9 +1222,10 @@ int irdma_cqp_qp_cmd(struct irdma_pci_f *rf, enum irdma_cqp_op op,
 		      FIELD_PREP(IRDMA_CQP_QP_QW3_RESETCON, p->reset_con) |
 		      FIELD_PREP(IRDMA_CQP_QP_QW3_ARPTABIDXVALID, p->arp_valid) |
 		      FIELD_PREP(IRDMA_CQP_QP_QW3_NEXTIWSTATE, p->next_state));
-	cmd.wqe.qw[1] = le64_encode_bits(p->term_len, IRDMA_CQP_QP_QW1_TERMLEN);
-	cmd.wqe.qw[2] = cpu_to_le64(p->ctx_pa);
-	cmd.wqe.qw[5] = cpu_to_le64(p->shadow_pa);
+	cmd.wqe.qw[IRDMA_CQP_QP_QW1] =
+		le64_encode_bits(p->term_len, IRDMA_CQP_QP_QW1_TERMLEN);
+	cmd.wqe.qw[IRDMA_CQP_QP_CTX_PA] = cpu_to_le64(p->ctx_pa);
+	cmd.wqe.qw[IRDMA_CQP_QP_SHADOW_PA] = cpu_to_le64(p->shadow_pa);
 	return irdma_cqp_exec(rf, &cmd);
 }
 
@@ -1225,18 +1251,29 @@ int irdma_cqp_ah(struct irdma_pci_f *rf, const struct irdma_ah_params *p,
 		      FIELD_PREP(IRDMA_CQP_AH_QW3_INSERTVLAN, p->insert_vlan) |
 		      FIELD_PREP(IRDMA_CQP_AH_QW3_LOOPBACK, p->loopback));
 	if (create) {
-		qw[0] = le64_encode_bits(irdma_mac_to_u64(p->mac),
+		qw[IRDMA_CQP_AH_QW0] =
+			le64_encode_bits(irdma_mac_to_u64(p->mac),
 					 IRDMA_CQP_AH_QW0_MAC);
-		qw[1] = le64_encode_bits(p->vlan_tci, IRDMA_CQP_AH_QW1_VLANTAG) |
+		qw[IRDMA_CQP_AH_QW1] =
+			le64_encode_bits(p->vlan_tci,
+					 IRDMA_CQP_AH_QW1_VLANTAG) |
 			le64_encode_bits(p->tc, IRDMA_CQP_AH_QW1_TC) |
 			le64_encode_bits(p->pd_id & 0xffff,
 					 IRDMA_CQP_AH_QW1_PDIDXLO);
-		qw[2] = le64_encode_bits(p->flow_label, IRDMA_CQP_AH_QW2_FLOWLABEL) |
-			le64_encode_bits(p->pd_id >> 16, IRDMA_CQP_AH_QW2_PDIDXHI) |
-			le64_encode_bits(p->hop_limit, IRDMA_CQP_AH_QW2_HOPLIMIT) |
+		qw[IRDMA_CQP_AH_QW2] =
+			le64_encode_bits(p->flow_label,
+					 IRDMA_CQP_AH_QW2_FLOWLABEL) |
+			le64_encode_bits(p->pd_id >> 16,
+					 IRDMA_CQP_AH_QW2_PDIDXHI) |
+			le64_encode_bits(p->hop_limit,
+					 IRDMA_CQP_AH_QW2_HOPLIMIT) |
 			le64_encode_bits(p->arp_idx, IRDMA_CQP_AH_QW2_ARPINDEX);
-		irdma_ip_to_words(&qw[5], &qw[4], p->dest_ip, p->ipv4);
-		irdma_ip_to_words(&qw[7], &qw[6], p->src_ip, p->ipv4);
+		irdma_ip_to_words(&qw[IRDMA_CQP_AH_DEST_IP_HI],
+				  &qw[IRDMA_CQP_AH_DEST_IP_LO], p->dest_ip,
+				  p->ipv4);
+		irdma_ip_to_words(&qw[IRDMA_CQP_AH_SRC_IP_HI],
+				  &qw[IRDMA_CQP_AH_SRC_IP_LO], p->src_ip,
+				  p->ipv4);
 	}
 	return irdma_cqp_exec(rf, &cmd);
 }
@@ -1277,14 +1314,18 @@ int irdma_cqp_reg_mr(struct irdma_pci_f *rf, const struct irdma_mr_params *p)
 				 p->access & (IRDMA_ACCESS_REMOTE_READ |
 					      IRDMA_ACCESS_REMOTE_WRITE) ? 1 : 0) |
 		      FIELD_PREP(IRDMA_CQP_STAG_QW3_VABASEDTO, 1));
-	qw[0] = cpu_to_le64(p->va);
-	qw[1] = le64_encode_bits(p->len, IRDMA_CQP_STAG_QW1_LEN) |
+	qw[IRDMA_CQP_STAG_VA] = cpu_to_le64(p->va);
+	qw[IRDMA_CQP_STAG_QW1] =
+		le64_encode_bits(p->len, IRDMA_CQP_STAG_QW1_LEN) |
 		irdma_cqp_stag_pd(rf, p->pd_id);
-	qw[2] = le64_encode_bits(p->stag & 0xff, IRDMA_CQP_STAG_QW2_KEY) |
+	qw[IRDMA_CQP_STAG_QW2] =
+		le64_encode_bits(p->stag & 0xff, IRDMA_CQP_STAG_QW2_KEY) |
 		le64_encode_bits(p->stag >> 8, IRDMA_CQP_STAG_QW2_IDX);
-	qw[4] = cpu_to_le64(p->pbl->level ? 0 : p->pbl->pa);
-	qw[5] = le64_encode_bits(rf->pf_id, IRDMA_CQP_STAG_QW5_HMC_FN_ID);
-	qw[6] = le64_encode_bits(p->pbl->level ? p->pbl->first : 0,
+	qw[IRDMA_CQP_STAG_PA] = cpu_to_le64(p->pbl->level ? 0 : p->pbl->pa);
+	qw[IRDMA_CQP_STAG_QW5] =
+		le64_encode_bits(rf->pf_id, IRDMA_CQP_STAG_QW5_HMC_FN_ID);
+	qw[IRDMA_CQP_STAG_QW6] =
+		le64_encode_bits(p->pbl->level ? p->pbl->first : 0,
 				 IRDMA_CQP_STAG_QW6_FIRST_PBLE);
 	return irdma_cqp_exec(rf, &cmd);
 }
@@ -1306,8 +1347,9 @@ int irdma_cqp_dealloc_stag(struct irdma_pci_f *rf, u32 stag, u32 pd_id,
 
 	irdma_cqp_hdr(&cmd, IRDMA_CQP_OP_DEALLOC_STAG,
 		      FIELD_PREP(IRDMA_CQP_STAG_QW3_MR, mr));
-	cmd.wqe.qw[1] = irdma_cqp_stag_pd(rf, pd_id);
-	cmd.wqe.qw[2] = le64_encode_bits(stag >> 8, IRDMA_CQP_STAG_QW2_IDX);
+	cmd.wqe.qw[IRDMA_CQP_STAG_QW1] = irdma_cqp_stag_pd(rf, pd_id);
+	cmd.wqe.qw[IRDMA_CQP_STAG_QW2] =
+		le64_encode_bits(stag >> 8, IRDMA_CQP_STAG_QW2_IDX);
 	return irdma_cqp_exec(rf, &cmd);
 }
 
@@ -1332,12 +1374,13 @@ int irdma_cqp_flush_wqes(struct irdma_pci_f *rf, u32 qp_id, bool sq, bool rq,
 		      IRDMA_CQP_FLUSH_QW3_USERFLCODE |
 		      FIELD_PREP(IRDMA_CQP_FLUSH_QW3_FLUSHSQ, sq) |
 		      FIELD_PREP(IRDMA_CQP_FLUSH_QW3_FLUSHRQ, rq));
-	cmd.wqe.qw[2] = le64_encode_bits(minor, IRDMA_CQP_FLUSH_QW2_RQMNERR) |
-			le64_encode_bits(IRDMA_FLUSH_MAJOR_ERR,
-					 IRDMA_CQP_FLUSH_QW2_RQMJERR) |
-			le64_encode_bits(minor, IRDMA_CQP_FLUSH_QW2_SQMNERR) |
-			le64_encode_bits(IRDMA_FLUSH_MAJOR_ERR,
-					 IRDMA_CQP_FLUSH_QW2_SQMJERR);
+	cmd.wqe.qw[IRDMA_CQP_FLUSH_QW2] =
+		le64_encode_bits(minor, IRDMA_CQP_FLUSH_QW2_RQMNERR) |
+		le64_encode_bits(IRDMA_FLUSH_MAJOR_ERR,
+				 IRDMA_CQP_FLUSH_QW2_RQMJERR) |
+		le64_encode_bits(minor, IRDMA_CQP_FLUSH_QW2_SQMNERR) |
+		le64_encode_bits(IRDMA_FLUSH_MAJOR_ERR,
+				 IRDMA_CQP_FLUSH_QW2_SQMJERR);
 	return irdma_cqp_exec(rf, &cmd);
 }
 
@@ -1356,11 +1399,14 @@ void irdma_cqp_alloc_stag_cmd(struct irdma_pci_f *rf, struct irdma_cqp_cmd *cmd,
 		      FIELD_PREP(IRDMA_CQP_QW3_LPBLSIZE, mr->pbl.level) |
 		      FIELD_PREP(IRDMA_CQP_STAG_QW3_HPAGESIZE, IRDMA_PAGE_SIZE_4K) |
 		      IRDMA_CQP_STAG_QW3_REMACCENABLED);
-	cmd->wqe.qw[1] = le64_encode_bits((u64)mr->fr_max << PAGE_SHIFT,
-					  IRDMA_CQP_STAG_QW1_LEN) |
-			 irdma_cqp_stag_pd(rf, pd_id);
-	cmd->wqe.qw[2] = le64_encode_bits(mr->stag >> 8, IRDMA_CQP_STAG_QW2_IDX);
-	cmd->wqe.qw[5] = le64_encode_bits(rf->pf_id, IRDMA_CQP_STAG_QW5_HMC_FN_ID);
-	cmd->wqe.qw[6] = le64_encode_bits(mr->pbl.first,
-					  IRDMA_CQP_STAG_QW6_FIRST_PBLE);
+	cmd->wqe.qw[IRDMA_CQP_STAG_QW1] =
+		le64_encode_bits((u64)mr->fr_max << PAGE_SHIFT,
+				 IRDMA_CQP_STAG_QW1_LEN) |
+		irdma_cqp_stag_pd(rf, pd_id);
+	cmd->wqe.qw[IRDMA_CQP_STAG_QW2] =
+		le64_encode_bits(mr->stag >> 8, IRDMA_CQP_STAG_QW2_IDX);
+	cmd->wqe.qw[IRDMA_CQP_STAG_QW5] =
+		le64_encode_bits(rf->pf_id, IRDMA_CQP_STAG_QW5_HMC_FN_ID);
+	cmd->wqe.qw[IRDMA_CQP_STAG_QW6] =
+		le64_encode_bits(mr->pbl.first, IRDMA_CQP_STAG_QW6_FIRST_PBLE);
 }

@@ -161,9 +161,6 @@ struct irdma_ws_params {
 	u16 vsi;
 };
 
-#define IRDMA_WS_NODE_ADD	0
-#define IRDMA_WS_NODE_MODIFY	1
-#define IRDMA_WS_NODE_DELETE	2
 #define IRDMA_WS_PRIO_WRR	1
 
 int irdma_cqp_ws_node(struct irdma_pci_f *rf, const struct irdma_ws_params *p,

@@ -523,7 +523,7 @@ static int irdma_query_fw_version(struct irdma_pci_f *rf)
 	if (ret)
 		goto out;
 	w = buf.va;
-	cnt = le64_get_bits(w[0], IRDMA_FEAT_QW0_COUNT);
+	cnt = le64_get_bits(w[IRDMA_FEAT_QW0], IRDMA_FEAT_QW0_COUNT);
 	if (cnt < 2) {
 		dev_err(rf->dma_dev, "feature list has %u entries\n", cnt);
 		ret = -EIO;

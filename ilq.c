@@ -312,12 +312,13 @@ static void irdma_ilq_rx(struct irdma_pci_f *rf, const struct irdma_cqe *cqe,
 	u64 hdr = le64_to_cpu(cqe->qw[IRDMA_CQE_HDR]);
 	struct irdma_cm_rx_pkt pkt = {
 		.buf = ilq->rx_bufs.va + idx * IRDMA_ILQ_BUF_SIZE,
-		.len = le64_get_bits(cqe->qw[0], IRDMA_CQE_QW0_PAYLDLEN),
+		.len = le64_get_bits(cqe->qw[IRDMA_CQE_QW0],
+				     IRDMA_CQE_QW0_PAYLDLEN),
 		.ipv4 = FIELD_GET(IRDMA_CQE_QW3_STAG, hdr),
 	};
 
 	if (ext) {
-		u64 w2 = le64_to_cpu(ext->qw[2]);
+		u64 w2 = le64_to_cpu(ext->qw[IRDMA_CQE_EXT_QW2]);
 		u64 w3 = le64_to_cpu(ext->qw[IRDMA_CQE_HDR]);
 
 		pkt.smac_valid = FIELD_GET(IRDMA_CQE_EXT_QW3_UDSMACVALID, w3);

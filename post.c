@@ -330,7 +330,7 @@ static bool irdma_poll_one(struct irdma_cq *cq, struct irdma_cqe *cqe,
 {
 	struct irdma_pci_f *rf = to_iwdev(cq->ibcq.device)->rf;
 	u64 hdr = le64_to_cpu(cqe->qw[IRDMA_CQE_HDR]);
-	u32 qpn = le64_get_bits(cqe->qw[2], IRDMA_CQE_QW2_QPID);
+	u32 qpn = le64_get_bits(cqe->qw[IRDMA_CQE_QW2], IRDMA_CQE_QW2_QPID);
 	bool err = FIELD_GET(IRDMA_CQE_QW3_ERROR, hdr);
 	u16 major = FIELD_GET(IRDMA_CQE_QW3_MAJERR, hdr);
 	u16 minor = FIELD_GET(IRDMA_CQE_QW3_MINERR, hdr);
@@ -342,7 +342,7 @@ static bool irdma_poll_one(struct irdma_cq *cq, struct irdma_cqe *cqe,
 
 	*consume = true;
 	/* a scrubbed CQE of a destroyed QP */
-	if (!le64_to_cpu(cqe->qw[1]))
+	if (!le64_to_cpu(cqe->qw[IRDMA_CQE_COMPCTX]))
 		return false;
 	iwqp = xa_load(&rf->qp_table, qpn);
 	if (!iwqp || !iwqp->k)
@@ -386,11 +386,13 @@ static bool irdma_poll_one(struct irdma_cq *cq, struct irdma_cqe *cqe,
 			goto out;
 		wc->wr_id = k->rq_wrids[at];
 		wc->opcode = IB_WC_RECV;
-		wc->byte_len = le64_get_bits(cqe->qw[0], IRDMA_CQE_QW0_PAYLDLEN);
+		wc->byte_len = le64_get_bits(cqe->qw[IRDMA_CQE_QW0],
+					     IRDMA_CQE_QW0_PAYLDLEN);
 		if (FIELD_GET(IRDMA_CQE_QW3_STAG, hdr)) {
 			wc->wc_flags |= IB_WC_WITH_INVALIDATE;
 			wc->ex.invalidate_rkey =
-				le64_get_bits(cqe->qw[2], IRDMA_CQE_QW2_INVSTAG);
+				le64_get_bits(cqe->qw[IRDMA_CQE_QW2],
+					      IRDMA_CQE_QW2_INVSTAG);
 		}
 		k->rq_tail = (at + 1) % k->rq_size;
 		filled = true;
@@ -722,8 +724,9 @@ void irdma_cq_scrub(struct irdma_cq *cq, u32 qpn)
 
 		if (FIELD_GET(IRDMA_CQE_QW3_VALID, hdr) != pol)
 			break;
-		if (le64_get_bits(cqe->qw[2], IRDMA_CQE_QW2_QPID) == qpn)
-			cqe->qw[1] = 0;
+		if (le64_get_bits(cqe->qw[IRDMA_CQE_QW2],
+				  IRDMA_CQE_QW2_QPID) == qpn)
+			cqe->qw[IRDMA_CQE_COMPCTX] = 0;
 		if (++head == kcq->ring.size) {
 			head = 0;
 			pol ^= 1;

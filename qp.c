@@ -891,7 +891,7 @@ static int irdma_qp_write_conn_wqes(struct irdma_qp *iwqp,
 	struct irdma_wqe w[IRDMA_CONN_WQES] = {};
 	enum irdma_wqe_conn_kind kind;
 	void *va;
-	int i;
+	int i, j;
 
 	if (info->lsmm_len)
 		kind = IRDMA_WQE_CONN_LSMM;
@@ -919,9 +919,8 @@ static int irdma_qp_write_conn_wqes(struct irdma_qp *iwqp,
 	for (i = 0; i < IRDMA_CONN_WQES; i++) {
 		struct irdma_wqe *dst = va + i * sizeof(struct irdma_wqe);
 
-		dst->qw[0] = w[i].qw[0];
-		dst->qw[1] = w[i].qw[1];
-		dst->qw[2] = w[i].qw[2];
+		for (j = 0; j < IRDMA_WQE_HDR; j++)
+			dst->qw[j] = w[i].qw[j];
 	}
 	/* bodies before the valid headers */
 	wmb();

@@ -55,13 +55,13 @@ static u32 irdma_wqe_frags(struct irdma_wqe *wqe, const struct ib_sge *sg,
 	__le64 *w = wqe->qw;
 	u32 i, add;
 
-	irdma_wqe_frag(&w[0], n ? &sg[0] : NULL, pol);
+	irdma_wqe_frag(&w[irdma_wqe_frag_word(0)], n ? &sg[0] : NULL, pol);
 	for (i = 1; i < n; i++)
-		irdma_wqe_frag(&w[4 + 2 * (i - 1)], &sg[i], pol);
+		irdma_wqe_frag(&w[irdma_wqe_frag_word(i)], &sg[i], pol);
 	add = n > 1 ? n - 1 : 0;
 	/* GEN_2: an even number of fragments gets a null one */
 	if (n && !(n & 1)) {
-		irdma_wqe_frag(&w[4 + 2 * add], NULL, pol);
+		irdma_wqe_frag(&w[irdma_wqe_frag_word(n)], NULL, pol);
 		add++;
 	}
 	return add;
@@ -169,13 +169,14 @@ u64 irdma_wqe_send(struct irdma_wqe *wqe, const struct ib_send_wr *wr,
 
 	if (wr->opcode == IB_WR_LOCAL_INV) {
 		/* the STag to invalidate, as a fragment with valid bit 0 */
-		wqe->qw[1] = le64_encode_bits(wr->ex.invalidate_rkey,
-					      IRDMA_WQE_FRAG_STAG);
+		wqe->qw[IRDMA_WQE_FRAG0] =
+			le64_encode_bits(wr->ex.invalidate_rkey,
+					 IRDMA_WQE_FRAG_STAG);
 		if (fence)
 			hdr |= IRDMA_WQE_HDR_LOCALFENCE;
 	} else if (wr->opcode != IB_WR_REG_MR) {
 		add = irdma_wqe_frags(wqe, wr->sg_list, wr->num_sge, pol);
-		wqe->qw[2] = cpu_to_le64(p->qw2);
+		wqe->qw[IRDMA_WQE_REMOTE_TO] = cpu_to_le64(p->qw2);
 	}
 	return hdr | FIELD_PREP(IRDMA_WQE_HDR_OPCODE, p->op) |
 	       FIELD_PREP(IRDMA_WQE_HDR_ADDFRAGCNT, add) |
@@ -198,13 +199,15 @@ u64 irdma_wqe_send(struct irdma_wqe *wqe, const struct ib_send_wr *wr,
  */
 u64 irdma_wqe_fastreg(struct irdma_wqe *wqe, const struct irdma_wqe_fastreg *fr)
 {
-	wqe->qw[0] = cpu_to_le64(fr->iova);
-	wqe->qw[1] = le64_encode_bits(fr->first_pble >> 16,
-				      IRDMA_FRWQE_QW1_FIRSTPBLIDXHI) |
-		     cpu_to_le64(fr->first_page & IRDMA_FRWQE_QW1_PBLADDR);
-	wqe->qw[2] = le64_encode_bits(fr->len, IRDMA_FRWQE_QW2_STAGLEN) |
-		     le64_encode_bits(fr->first_pble & 0xffff,
-				      IRDMA_FRWQE_QW2_FIRSTPBLIDXLO);
+	wqe->qw[IRDMA_FRWQE_VA] = cpu_to_le64(fr->iova);
+	wqe->qw[IRDMA_FRWQE_QW1] =
+		le64_encode_bits(fr->first_pble >> 16,
+				 IRDMA_FRWQE_QW1_FIRSTPBLIDXHI) |
+		cpu_to_le64(fr->first_page & IRDMA_FRWQE_QW1_PBLADDR);
+	wqe->qw[IRDMA_FRWQE_QW2] =
+		le64_encode_bits(fr->len, IRDMA_FRWQE_QW2_STAGLEN) |
+		le64_encode_bits(fr->first_pble & 0xffff,
+				 IRDMA_FRWQE_QW2_FIRSTPBLIDXLO);
 	return FIELD_PREP(IRDMA_FRWQE_HDR_STAGKEY, fr->key & 0xff) |
 	       FIELD_PREP(IRDMA_FRWQE_HDR_STAGINDEX, fr->key >> 8) |
 	       FIELD_PREP(IRDMA_FRWQE_HDR_LPBLSIZE, fr->pbl_list) |
@@ -240,9 +243,9 @@ u64 irdma_wqe_recv(struct irdma_wqe *wqe, const struct ib_sge *sg, u32 n,
  */
 u64 irdma_wqe_nop(struct irdma_wqe *wqe, u8 pol)
 {
-	wqe->qw[0] = 0;
-	wqe->qw[1] = 0;
-	wqe->qw[2] = 0;
+	wqe->qw[IRDMA_WQE_FRAG0_ADDR] = 0;
+	wqe->qw[IRDMA_WQE_FRAG0] = 0;
+	wqe->qw[IRDMA_WQE_REMOTE_TO] = 0;
 	return FIELD_PREP(IRDMA_WQE_HDR_OPCODE, IRDMA_WQE_OP_NOP) |
 	       FIELD_PREP(IRDMA_WQE_HDR_VALID, pol);
 }
@@ -268,24 +271,26 @@ void irdma_wqe_conn(struct irdma_wqe *w, enum irdma_wqe_conn_kind kind,
 
 	switch (kind) {
 	case IRDMA_WQE_CONN_LSMM:
-		w[0].qw[0] = cpu_to_le64(lsmm_pa);
-		w[0].qw[1] = le64_encode_bits(lsmm_len, IRDMA_WQE_FRAG_LEN) |
-			     le64_encode_bits(lsmm_stag, IRDMA_WQE_FRAG_STAG) |
-			     cpu_to_le64(IRDMA_WQE_FRAG_VALID);
+		w[0].qw[IRDMA_WQE_FRAG0_ADDR] = cpu_to_le64(lsmm_pa);
+		w[0].qw[IRDMA_WQE_FRAG0] =
+			le64_encode_bits(lsmm_len, IRDMA_WQE_FRAG_LEN) |
+			le64_encode_bits(lsmm_stag, IRDMA_WQE_FRAG_STAG) |
+			cpu_to_le64(IRDMA_WQE_FRAG_VALID);
 		fallthrough;
 	case IRDMA_WQE_CONN_WAIT:
 		hdr0 = FIELD_PREP(IRDMA_WQE_HDR_OPCODE, IRDMA_WQE_OP_SEND) |
 		       IRDMA_WQE_HDR_STREAMMODE | IRDMA_WQE_HDR_WAITFORRCVPDU;
 		break;
 	case IRDMA_WQE_CONN_RTR_READ:
-		w[0].qw[1] = le64_encode_bits(IRDMA_RTR_READ_LSTAG,
-					      IRDMA_WQE_FRAG_STAG) |
-			     cpu_to_le64(IRDMA_WQE_FRAG_VALID);
+		w[0].qw[IRDMA_WQE_FRAG0] =
+			le64_encode_bits(IRDMA_RTR_READ_LSTAG,
+					 IRDMA_WQE_FRAG_STAG) |
+			cpu_to_le64(IRDMA_WQE_FRAG_VALID);
 		hdr0 = FIELD_PREP(IRDMA_WQE_HDR_OPCODE, IRDMA_WQE_OP_RDMA_READ) |
 		       FIELD_PREP(IRDMA_WQE_HDR_REMSTAG, IRDMA_RTR_READ_RSTAG);
 		break;
 	case IRDMA_WQE_CONN_RTR_WRITE:
-		w[0].qw[1] = cpu_to_le64(IRDMA_WQE_FRAG_VALID);
+		w[0].qw[IRDMA_WQE_FRAG0] = cpu_to_le64(IRDMA_WQE_FRAG_VALID);
 		hdr0 = FIELD_PREP(IRDMA_WQE_HDR_OPCODE, IRDMA_WQE_OP_RDMA_WRITE);
 		break;
 	default:
@@ -318,10 +323,10 @@ void irdma_wqe_conn(struct irdma_wqe *w, enum irdma_wqe_conn_kind kind,
 u64 irdma_wqe_ilq_send(struct irdma_wqe *wqe, dma_addr_t pa, u32 len,
 		       u32 ah_id, u32 tcp_hdr_len, u8 pol)
 {
-	wqe->qw[0] = cpu_to_le64(pa);
-	wqe->qw[1] = le64_encode_bits(len, IRDMA_WQE_FRAG_LEN) |
-		     le64_encode_bits(pol, IRDMA_WQE_FRAG_VALID);
-	wqe->qw[2] = 0;
+	wqe->qw[IRDMA_WQE_FRAG0_ADDR] = cpu_to_le64(pa);
+	wqe->qw[IRDMA_WQE_FRAG0] = le64_encode_bits(len, IRDMA_WQE_FRAG_LEN) |
+				   le64_encode_bits(pol, IRDMA_WQE_FRAG_VALID);
+	wqe->qw[IRDMA_WQE_REMOTE_TO] = 0;
 	return FIELD_PREP(IRDMA_WQE_HDR_AHID, ah_id) |
 	       FIELD_PREP(IRDMA_WQE_HDR_OPCODE, IRDMA_WQE_OP_SEND) |
 	       FIELD_PREP(IRDMA_WQE_HDR_L4LEN, tcp_hdr_len >> 2) |

@@ -73,10 +73,10 @@ int irdma_sim_iw_cqe(struct irdma_sim_iw *iw, bool sq, u64 qw0,
 	unsigned long flags;
 	int ret = -ENODEV;
 
-	cqe.qw[0] = cpu_to_le64(qw0);
-	cqe.qw[1] = cpu_to_le64(qp->comp_ctx);
-	cqe.qw[2] = cpu_to_le64(FIELD_PREP(IRDMA_CQE_QW2_QPID, qp->id) |
-				qw2_extra);
+	cqe.qw[IRDMA_CQE_QW0] = cpu_to_le64(qw0);
+	cqe.qw[IRDMA_CQE_COMPCTX] = cpu_to_le64(qp->comp_ctx);
+	cqe.qw[IRDMA_CQE_QW2] =
+		cpu_to_le64(FIELD_PREP(IRDMA_CQE_QW2_QPID, qp->id) | qw2_extra);
 	cqe.qw[IRDMA_CQE_HDR] = cpu_to_le64(hdr | (sq ? IRDMA_CQE_QW3_SQ : 0));
 	spin_lock_irqsave(&sim->lock, flags);
 	if (irdma_sim_iw_live(iw)) {

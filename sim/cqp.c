@@ -314,7 +314,7 @@ static void irdma_sim_cqp_complete(struct irdma_sim *sim,
 {
 	struct irdma_sim_cqp *cqp = &sim->cqp;
 	bool err = cmd->major != 0;
-	__le64 cqe[IRDMA_CQE_WORDS];
+	__le64 cqe[IRDMA_CQE_WORDS] = {};
 	struct irdma_sim_cq *ccq;
 
 	lockdep_assert_held(&sim->lock);
@@ -337,13 +337,14 @@ static void irdma_sim_cqp_complete(struct irdma_sim *sim,
 	ccq = irdma_sim_cq_get(sim, IRDMA_CCQ_ID);
 	if (!ccq || sim->dead)
 		return;
-	cqe[0] = 0;
-	cqe[1] = cpu_to_le64(cqp->comp_ctx);
-	cqe[2] = cpu_to_le64(FIELD_PREP(IRDMA_CCQ_CQE_QW2_OP_RET, cmd->op_ret));
-	cqe[3] = cpu_to_le64(FIELD_PREP(IRDMA_CCQ_CQE_QW3_MINOR_ERR, cmd->minor) |
-			     FIELD_PREP(IRDMA_CCQ_CQE_QW3_MAJOR_ERR, cmd->major) |
-			     FIELD_PREP(IRDMA_CCQ_CQE_QW3_WQEIDX, cmd->idx) |
-			     (err ? IRDMA_CCQ_CQE_QW3_ERROR : 0));
+	cqe[IRDMA_CCQ_CQE_COMPCTX] = cpu_to_le64(cqp->comp_ctx);
+	cqe[IRDMA_CCQ_CQE_QW2] =
+		cpu_to_le64(FIELD_PREP(IRDMA_CCQ_CQE_QW2_OP_RET, cmd->op_ret));
+	cqe[IRDMA_CQE_HDR] =
+		cpu_to_le64(FIELD_PREP(IRDMA_CCQ_CQE_QW3_MINOR_ERR, cmd->minor) |
+			    FIELD_PREP(IRDMA_CCQ_CQE_QW3_MAJOR_ERR, cmd->major) |
+			    FIELD_PREP(IRDMA_CCQ_CQE_QW3_WQEIDX, cmd->idx) |
+			    (err ? IRDMA_CCQ_CQE_QW3_ERROR : 0));
 	if (!irdma_sim_cq_post(sim, ccq, cqe, err))
 		sim->stats.ccq_cqes++;
 }

@@ -190,7 +190,7 @@ static void irdma_sim_cq_latch(struct irdma_sim_cq *cq, u64 arm)
 int irdma_sim_cq_post_n(struct irdma_sim *sim, struct irdma_sim_cq *cq,
 			const struct irdma_cqe *cqes, u32 n, bool solicited)
 {
-	u32 head, used, i, idx;
+	u32 head, used, i, idx, w;
 	__le64 *slot;
 	u64 hdr, arm;
 	u8 pol;
@@ -236,9 +236,8 @@ int irdma_sim_cq_post_n(struct irdma_sim *sim, struct irdma_sim_cq *cq,
 			pol ^= 1;
 		}
 		slot = irdma_sim_qmem_ptr(&cq->mem, (size_t)idx * cq->cqe_size);
-		WRITE_ONCE(slot[0], cqes[i].qw[0]);
-		WRITE_ONCE(slot[1], cqes[i].qw[1]);
-		WRITE_ONCE(slot[2], cqes[i].qw[2]);
+		for (w = 0; w < IRDMA_CQE_HDR; w++)
+			WRITE_ONCE(slot[w], cqes[i].qw[w]);
 		hdr = le64_to_cpu(cqes[i].qw[IRDMA_CQE_HDR]) & ~IRDMA_CQE_QW3_VALID;
 		if (pol)
 			hdr |= IRDMA_CQE_QW3_VALID;
@@ -474,14 +473,15 @@ static bool irdma_sim_cq_ring(struct irdma_sim *sim, struct irdma_sim_cmd *cmd,
 			      struct irdma_sim_qmem *mem, __le64 **shadow)
 {
 	u64 hdr = irdma_sim_qw(cmd, IRDMA_CQP_WQE_HDR);
-	u64 shadow_pa = irdma_sim_qw(cmd, 5);
+	u64 shadow_pa = irdma_sim_qw(cmd, IRDMA_CQP_CQ_SHADOW_PA);
+	u64 ring_pa = irdma_sim_qw(cmd, IRDMA_CQP_CQ_RING_PA);
+	u64 qw6 = irdma_sim_qw(cmd, IRDMA_CQP_CQ_QW6);
 	int err;
 
-	err = irdma_sim_qmem_init(sim, mem, irdma_sim_qw(cmd, 4),
+	err = irdma_sim_qmem_init(sim, mem, ring_pa,
 				  hdr & IRDMA_CQP_QW3_VIRTMAP,
 				  FIELD_GET(IRDMA_CQP_QW3_LPBLSIZE, hdr),
-				  FIELD_GET(IRDMA_CQP_CQ_QW6_FIRST_PBLE,
-					    irdma_sim_qw(cmd, 6)),
+				  FIELD_GET(IRDMA_CQP_CQ_QW6_FIRST_PBLE, qw6),
 				  (size_t)cq->size * cq->cqe_size,
 				  IRDMA_RING_ALIGN);
 	if (err) {
@@ -515,7 +515,8 @@ void irdma_sim_op_create_cq(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 {
 	u64 hdr = irdma_sim_qw(cmd, IRDMA_CQP_WQE_HDR);
 	u32 id = FIELD_GET(IRDMA_CQP_CQ_QW3_GEN2_CQID, hdr);
-	u32 size = FIELD_GET(IRDMA_CQP_CQ_QW0_SIZE, irdma_sim_qw(cmd, 0));
+	u32 size = FIELD_GET(IRDMA_CQP_CQ_QW0_SIZE,
+			     irdma_sim_qw(cmd, IRDMA_CQP_CQ_QW0));
 	u32 ceq_id = FIELD_GET(IRDMA_CQP_CQ_QW3_GEN2_CEQID, hdr);
 	struct irdma_sim_cq *cq;
 	unsigned long flags;
@@ -548,7 +549,8 @@ void irdma_sim_op_create_cq(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 	cq->gen = sim->purged_gen;
 	cq->size = size;
 	cq->cqe_size = hdr & IRDMA_CQP_CQ_QW3_AVOIDMEMCNFLCT ? 64 : 32;
-	cq->ctx = FIELD_GET(IRDMA_CQP_CQ_QW1_CTX, irdma_sim_qw(cmd, 1));
+	cq->ctx = FIELD_GET(IRDMA_CQP_CQ_QW1_CTX,
+			    irdma_sim_qw(cmd, IRDMA_CQP_CQ_QW1));
 	cq->ceq_valid = hdr & IRDMA_CQP_CQ_QW3_CEQIDVALID;
 	cq->ceq_id = cq->ceq_valid ? ceq_id : 0;
 	cq->ceqe_mask = hdr & IRDMA_CQP_CQ_QW3_ENCEQEMASK;
@@ -608,7 +610,8 @@ void irdma_sim_op_modify_cq(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 {
 	u64 hdr = irdma_sim_qw(cmd, IRDMA_CQP_WQE_HDR);
 	u32 id = FIELD_GET(IRDMA_CQP_CQ_QW3_GEN2_CQID, hdr);
-	u32 size = FIELD_GET(IRDMA_CQP_CQ_QW0_SIZE, irdma_sim_qw(cmd, 0));
+	u32 size = FIELD_GET(IRDMA_CQP_CQ_QW0_SIZE,
+			     irdma_sim_qw(cmd, IRDMA_CQP_CQ_QW0));
 	struct irdma_sim_qmem mem, old;
 	struct irdma_sim_cq *cq, tmp;
 	unsigned long flags;
@@ -680,6 +683,10 @@ void irdma_sim_op_destroy_cq(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 	irdma_sim_cq_free(cq);
 }
 
+/* CREATE_CEQ and CREATE_AEQ place the ring in the same words */
+static_assert(IRDMA_CQP_CEQ_RING_PA == IRDMA_CQP_AEQ_RING_PA);
+static_assert(IRDMA_CQP_CEQ_QW6 == IRDMA_CQP_AEQ_QW6);
+
 /**
  * irdma_sim_eq_create() - common part of CREATE_CEQ and CREATE_AEQ
  * @sim: instance
@@ -709,11 +716,12 @@ static struct irdma_sim_eq *irdma_sim_eq_create(struct irdma_sim *sim,
 	eq->size = size;
 	eq->elem_size = elem_size;
 	eq->polarity = 1;
-	err = irdma_sim_qmem_init(sim, &eq->mem, irdma_sim_qw(cmd, 4),
+	err = irdma_sim_qmem_init(sim, &eq->mem,
+				  irdma_sim_qw(cmd, IRDMA_CQP_CEQ_RING_PA),
 				  hdr & IRDMA_CQP_QW3_VIRTMAP,
 				  FIELD_GET(IRDMA_CQP_QW3_LPBLSIZE, hdr),
 				  FIELD_GET(IRDMA_CQP_CEQ_QW6_FIRST_PBLE,
-					    irdma_sim_qw(cmd, 6)),
+					    irdma_sim_qw(cmd, IRDMA_CQP_CEQ_QW6)),
 				  (size_t)size * elem_size, IRDMA_RING_ALIGN);
 	if (err) {
 		kfree(eq);
@@ -734,7 +742,8 @@ void irdma_sim_op_create_ceq(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 {
 	u32 id = FIELD_GET(IRDMA_CQP_CEQ_QW3_CEQID,
 			   irdma_sim_qw(cmd, IRDMA_CQP_WQE_HDR));
-	u32 size = FIELD_GET(IRDMA_CQP_CEQ_QW2_ELEMCNT, irdma_sim_qw(cmd, 2));
+	u32 size = FIELD_GET(IRDMA_CQP_CEQ_QW2_ELEMCNT,
+			     irdma_sim_qw(cmd, IRDMA_CQP_CEQ_QW2));
 	struct irdma_sim_eq *ceq;
 	unsigned long flags;
 
@@ -790,7 +799,8 @@ void irdma_sim_op_destroy_ceq(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
  */
 void irdma_sim_op_create_aeq(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 {
-	u32 size = FIELD_GET(IRDMA_CQP_AEQ_QW2_ELEMCNT, irdma_sim_qw(cmd, 2));
+	u32 size = FIELD_GET(IRDMA_CQP_AEQ_QW2_ELEMCNT,
+			     irdma_sim_qw(cmd, IRDMA_CQP_AEQ_QW2));
 	struct irdma_sim_eq *aeq;
 	unsigned long flags;
 

@@ -144,11 +144,12 @@ bool irdma_sim_obj_id_ok(struct irdma_sim *sim, struct irdma_sim_cmd *cmd,
 static __le64 *irdma_sim_fpm_buf(struct irdma_sim *sim,
 				 struct irdma_sim_cmd *cmd)
 {
-	u64 pa = irdma_sim_qw(cmd, 4);
+	u64 pa = irdma_sim_qw(cmd, IRDMA_CQP_FPM_BUF_PA);
 	__le64 *buf;
 
-	if (!irdma_sim_fn_id_ok(sim, cmd, FIELD_GET(IRDMA_CQP_FPM_QW2_HMC_FN_ID,
-						    irdma_sim_qw(cmd, 2))))
+	if (!irdma_sim_fn_id_ok(sim, cmd,
+				FIELD_GET(IRDMA_CQP_FPM_QW2_HMC_FN_ID,
+					  irdma_sim_qw(cmd, IRDMA_CQP_FPM_QW2))))
 		return NULL;
 	buf = IS_ALIGNED(pa, 4) ? irdma_sim_dma_va(sim, pa, IRDMA_FPM_BUF_SIZE) :
 				  NULL;
@@ -357,7 +358,7 @@ void irdma_sim_op_update_sds(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 {
 	struct irdma_sim_sd_entry e[IRDMA_SDS_PER_WQE_MAX];
 	struct irdma_sim_hmc *hmc = &sim->hmc;
-	u64 qw2 = irdma_sim_qw(cmd, 2);
+	u64 qw2 = irdma_sim_qw(cmd, IRDMA_CQP_SDS_QW2);
 	u32 ovf = FIELD_GET(IRDMA_CQP_SDS_QW3_OVERFLOW_CNT,
 			    irdma_sim_qw(cmd, IRDMA_CQP_WQE_HDR));
 	struct irdma_sim_sd *sd;
@@ -373,15 +374,19 @@ void irdma_sim_op_update_sds(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 				   "SDs before COMMIT_FPM_VAL\n");
 		return;
 	}
-	e[n].cmd = irdma_sim_qw(cmd, 0);
-	e[n++].data = irdma_sim_qw(cmd, 1);
-	if (irdma_sim_qw(cmd, 4) & IRDMA_CQP_SDS_ENTRY_VALID) {
-		e[n].cmd = irdma_sim_qw(cmd, 4) & ~IRDMA_CQP_SDS_ENTRY_VALID;
-		e[n++].data = irdma_sim_qw(cmd, 5);
+	e[n].cmd = irdma_sim_qw(cmd, IRDMA_CQP_SDS_ENTRY0_CMD);
+	e[n++].data = irdma_sim_qw(cmd, IRDMA_CQP_SDS_ENTRY0_DATA);
+	if (irdma_sim_qw(cmd, IRDMA_CQP_SDS_ENTRY1_CMD) &
+	    IRDMA_CQP_SDS_ENTRY_VALID) {
+		e[n].cmd = irdma_sim_qw(cmd, IRDMA_CQP_SDS_ENTRY1_CMD) &
+			   ~IRDMA_CQP_SDS_ENTRY_VALID;
+		e[n++].data = irdma_sim_qw(cmd, IRDMA_CQP_SDS_ENTRY1_DATA);
 	}
-	if (irdma_sim_qw(cmd, 6) & IRDMA_CQP_SDS_ENTRY_VALID) {
-		e[n].cmd = irdma_sim_qw(cmd, 6) & ~IRDMA_CQP_SDS_ENTRY_VALID;
-		e[n++].data = irdma_sim_qw(cmd, 7);
+	if (irdma_sim_qw(cmd, IRDMA_CQP_SDS_ENTRY2_CMD) &
+	    IRDMA_CQP_SDS_ENTRY_VALID) {
+		e[n].cmd = irdma_sim_qw(cmd, IRDMA_CQP_SDS_ENTRY2_CMD) &
+			   ~IRDMA_CQP_SDS_ENTRY_VALID;
+		e[n++].data = irdma_sim_qw(cmd, IRDMA_CQP_SDS_ENTRY2_DATA);
 	}
 	if (ovf) {
 		if (n != IRDMA_SDS_IN_WQE || n + ovf > IRDMA_SDS_PER_WQE_MAX) {
@@ -427,12 +432,12 @@ void irdma_sim_op_update_sds(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
  */
 void irdma_sim_op_shmc_pages(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 {
+	u64 qw2 = irdma_sim_qw(cmd, IRDMA_CQP_SHMC_QW2);
 	struct irdma_sim_hmc *hmc = &sim->hmc;
 	unsigned long flags;
 
 	if (!irdma_sim_fn_id_ok(sim, cmd,
-				FIELD_GET(IRDMA_CQP_SHMC_QW2_HMC_FN_ID,
-					  irdma_sim_qw(cmd, 2))))
+				FIELD_GET(IRDMA_CQP_SHMC_QW2_HMC_FN_ID, qw2)))
 		return;
 	if (!hmc->committed) {
 		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_ORDER,

@@ -107,6 +107,8 @@ static int irdma_sim_iw_fast_reg(struct irdma_sim_iw *iw, const u64 *w)
 {
 	struct irdma_sim *sim = iw->sim;
 	u64 hdr = w[IRDMA_WQE_HDR];
+	u64 qw1 = w[IRDMA_FRWQE_QW1];
+	u64 qw2 = w[IRDMA_FRWQE_QW2];
 	u32 idx = FIELD_GET(IRDMA_FRWQE_HDR_STAGINDEX, hdr);
 	u8 level = FIELD_GET(IRDMA_FRWQE_HDR_LPBLSIZE, hdr);
 	struct irdma_sim_mr *mr;
@@ -129,8 +131,8 @@ static int irdma_sim_iw_fast_reg(struct irdma_sim_iw *iw, const u64 *w)
 		ret = -EBUSY;
 	} else {
 		mr->key = FIELD_GET(IRDMA_FRWQE_HDR_STAGKEY, hdr);
-		mr->va = w[0];
-		mr->len = FIELD_GET(IRDMA_FRWQE_QW2_STAGLEN, w[2]);
+		mr->va = w[IRDMA_FRWQE_VA];
+		mr->len = FIELD_GET(IRDMA_FRWQE_QW2_STAGLEN, qw2);
 		mr->rights = FIELD_GET(IRDMA_FRWQE_HDR_STAGRIGHTS, hdr) |
 			     IRDMA_ACCESS_LOCAL_READ;
 		mr->page_size = FIELD_GET(IRDMA_FRWQE_HDR_HPAGESIZE, hdr);
@@ -138,11 +140,11 @@ static int irdma_sim_iw_fast_reg(struct irdma_sim_iw *iw, const u64 *w)
 		mr->pbl_level = level;
 		if (level) {
 			mr->first_pble =
-				FIELD_GET(IRDMA_FRWQE_QW2_FIRSTPBLIDXLO, w[2]) |
-				FIELD_GET(IRDMA_FRWQE_QW1_FIRSTPBLIDXHI, w[1]) << 16;
+				FIELD_GET(IRDMA_FRWQE_QW2_FIRSTPBLIDXLO, qw2) |
+				FIELD_GET(IRDMA_FRWQE_QW1_FIRSTPBLIDXHI, qw1) << 16;
 			mr->pa = 0;
 		} else {
-			mr->pa = (w[1] & IRDMA_FRWQE_QW1_PBLADDR) +
+			mr->pa = (qw1 & IRDMA_FRWQE_QW1_PBLADDR) +
 				 (mr->va & (IRDMA_HW_PAGE_SIZE - 1));
 		}
 		mr->registered = true;
@@ -202,13 +204,9 @@ static int irdma_sim_iw_wqe_sges(struct irdma_sim_iw *iw, u32 idx, u64 hdr,
 	if (hdr & IRDMA_WQE_HDR_IMMDATAFLAG)
 		return -EINVAL;	/* no immediate data on iWARP (qp_caps 0) */
 	for (i = 0; i < frags; i++) {
-		if (!i) {
-			q = idx;
-			w = 0;
-		} else {
-			q = idx + 1 + (i - 1) / 2;
-			w = ((i - 1) % 2) * 2;
-		}
+		w = irdma_wqe_frag_word(i);
+		q = idx + w / IRDMA_WQE_WORDS;
+		w %= IRDMA_WQE_WORDS;
 		lo = irdma_sim_iw_sq_word(iw, q, w);
 		hi = irdma_sim_iw_sq_word(iw, q, w + 1);
 		if (!FIELD_GET(IRDMA_WQE_FRAG_LEN, hi))
@@ -279,7 +277,7 @@ static bool irdma_sim_iw_sq_one(struct irdma_sim_iw *iw)
 	struct irdma_sim_iw_msg *m = &iw->msg;
 	struct irdma_sim_iw_pend *p;
 	struct irdma_sim_iw_rread *rr;
-	u32 idx = iw->sq_tail, quanta, slot, op;
+	u32 idx = iw->sq_tail, quanta, slot, op, stag, i;
 	u64 w[IRDMA_WQE_WORDS];
 	int n, ret;
 
@@ -321,9 +319,8 @@ static bool irdma_sim_iw_sq_one(struct irdma_sim_iw *iw)
 	}
 	iw->sq_blocked = false;
 	quanta = irdma_sim_iw_wqe_quanta(w[IRDMA_WQE_HDR]);
-	w[0] = irdma_sim_iw_sq_word(iw, idx, 0);
-	w[1] = irdma_sim_iw_sq_word(iw, idx, 1);
-	w[2] = irdma_sim_iw_sq_word(iw, idx, 2);
+	for (i = 0; i < IRDMA_WQE_HDR; i++)
+		w[i] = irdma_sim_iw_sq_word(iw, idx, i);
 
 	slot = (iw->pend_head + iw->pend_cnt) % iw->sq_size;
 	p = &iw->pend[slot];
@@ -359,8 +356,8 @@ static bool irdma_sim_iw_sq_one(struct irdma_sim_iw *iw)
 				IRDMA_AE_SOURCE_RSVD);
 		break;
 	case IRDMA_WQE_OP_LOCAL_INVALIDATE:
-		ret = irdma_sim_iw_invalidate(iw, FIELD_GET(IRDMA_WQE_FRAG_STAG,
-							    w[1]), false);
+		stag = FIELD_GET(IRDMA_WQE_FRAG_STAG, w[IRDMA_WQE_FRAG0]);
+		ret = irdma_sim_iw_invalidate(iw, stag, false);
 		if (ret) {
 			irdma_sim_iw_wqe_error(iw, slot, IRDMA_FLUSH_PROT_ERR);
 			irdma_sim_iw_fail(iw, IRDMA_AE_AMP_INVALID_STAG,
@@ -414,7 +411,7 @@ static bool irdma_sim_iw_sq_one(struct irdma_sim_iw *iw)
 			m->rdmap = IRDMA_SIM_RDMAP_WRITE;
 			m->tagged = true;
 			m->stag = FIELD_GET(IRDMA_WQE_HDR_REMSTAG, w[IRDMA_WQE_HDR]);
-			m->to = w[2];
+			m->to = w[IRDMA_WQE_REMOTE_TO];
 		} else if (w[IRDMA_WQE_HDR] & IRDMA_WQE_HDR_STREAMMODE) {
 			/* the LSMM: the MPA reply, raw on the stream */
 			m->stream = true;
@@ -453,14 +450,15 @@ static bool irdma_sim_iw_sq_one(struct irdma_sim_iw *iw)
 		rr->pend = slot;
 		/* the RTR's placeholder STag when there is no sink SGE */
 		rr->sink_stag = n ? rr->sge[0].stag :
-				    FIELD_GET(IRDMA_WQE_FRAG_STAG, w[1]);
-		rr->sink_to = n ? rr->sge[0].to : w[0];
+				    FIELD_GET(IRDMA_WQE_FRAG_STAG,
+					      w[IRDMA_WQE_FRAG0]);
+		rr->sink_to = n ? rr->sge[0].to : w[IRDMA_WQE_FRAG0_ADDR];
 		rr->inv = op == IRDMA_WQE_OP_RDMA_READ_LOC_INV && n;
 		iw->rr_cnt++;
 		irdma_sim_iw_send_rreq(iw, rr,
 				       FIELD_GET(IRDMA_WQE_HDR_REMSTAG,
 						 w[IRDMA_WQE_HDR]),
-				       w[2]);
+				       w[IRDMA_WQE_REMOTE_TO]);
 		break;
 	default:
 		goto bad_wqe;

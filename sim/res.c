@@ -98,7 +98,7 @@ static bool irdma_sim_cq_exists(struct irdma_sim *sim, u32 id)
  * @rxcq: receive CQ id (when CQNUMVALID)
  */
 struct irdma_sim_qp_read {
-	__le64 ctx[IRDMA_SIM_QPC_WORDS];
+	__le64 ctx[IRDMA_QPC_WORDS];
 	u64 ctx_pa;
 	u64 shadow_pa;
 	u32 txcq;
@@ -122,8 +122,8 @@ static bool irdma_sim_qp_read(struct irdma_sim *sim, struct irdma_sim_cmd *cmd,
 	u64 cqs;
 	u32 i;
 
-	rd->ctx_pa = irdma_sim_qw(cmd, 2);
-	rd->shadow_pa = irdma_sim_qw(cmd, 5);
+	rd->ctx_pa = irdma_sim_qw(cmd, IRDMA_CQP_QP_CTX_PA);
+	rd->shadow_pa = irdma_sim_qw(cmd, IRDMA_CQP_QP_SHADOW_PA);
 	ctx = IS_ALIGNED(rd->ctx_pa, sizeof(u64)) ?
 		irdma_sim_dma_va(sim, rd->ctx_pa, IRDMA_QP_CTX_SIZE) : NULL;
 	if (!ctx) {
@@ -139,11 +139,11 @@ static bool irdma_sim_qp_read(struct irdma_sim *sim, struct irdma_sim_cmd *cmd,
 				   rd->shadow_pa);
 		return false;
 	}
-	for (i = 0; i < IRDMA_SIM_QPC_WORDS; i++)
+	for (i = 0; i < IRDMA_QPC_WORDS; i++)
 		rd->ctx[i] = READ_ONCE(ctx[i]);
-	cqs = le64_to_cpu(rd->ctx[IRDMA_SIM_QPC_QW17]);
-	rd->txcq = FIELD_GET(IRDMA_SIM_QPC_QW17_TXCQ, cqs);
-	rd->rxcq = FIELD_GET(IRDMA_SIM_QPC_QW17_RXCQ, cqs);
+	cqs = le64_to_cpu(rd->ctx[IRDMA_QPC_QW17]);
+	rd->txcq = FIELD_GET(IRDMA_QPC_QW17_TXCQNUM, cqs);
+	rd->rxcq = FIELD_GET(IRDMA_QPC_QW17_RXCQNUM, cqs);
 	if ((hdr & IRDMA_CQP_QP_QW3_CQNUMVALID) &&
 	    (!irdma_sim_cq_exists(sim, rd->txcq) ||
 	     !irdma_sim_cq_exists(sim, rd->rxcq))) {
@@ -169,14 +169,14 @@ static void irdma_sim_qp_apply(struct irdma_sim_qp *qp, u64 hdr,
 	memcpy(qp->ctx, rd->ctx, sizeof(qp->ctx));
 	qp->ctx_pa = rd->ctx_pa;
 	qp->shadow_pa = rd->shadow_pa;
-	qp->comp_ctx = le64_to_cpu(rd->ctx[IRDMA_SIM_QPC_QW21]);
+	qp->comp_ctx = le64_to_cpu(rd->ctx[IRDMA_QPC_COMPCTX]);
 	if (hdr & IRDMA_CQP_QP_QW3_CQNUMVALID) {
 		qp->txcq = rd->txcq;
 		qp->rxcq = rd->rxcq;
 	}
 	if (hdr & IRDMA_CQP_QP_QW3_TOECTXVALID)
-		qp->tcp_state = FIELD_GET(IRDMA_SIM_QPC_QW7_TCPSTATE,
-					  le64_to_cpu(rd->ctx[IRDMA_SIM_QPC_QW7]));
+		qp->tcp_state = FIELD_GET(IRDMA_QPC_QW7_TCPSTATE,
+					  le64_to_cpu(rd->ctx[IRDMA_QPC_QW7]));
 	if (next != IRDMA_QPS_INVALID)
 		qp->state = next;
 }
@@ -205,19 +205,21 @@ static void irdma_sim_qhash_free(struct irdma_sim *sim,
  */
 static void irdma_sim_qp_unhash(struct irdma_sim *sim, struct irdma_sim_qp *qp)
 {
-	u64 qw3 = le64_to_cpu(qp->ctx[IRDMA_SIM_QPC_QW3]);
-	bool ipv4 = le64_to_cpu(qp->ctx[0]) & IRDMA_SIM_QPC_QW0_IPV4;
-	u16 lport = FIELD_GET(IRDMA_SIM_QPC_QW3_LPORT, qw3);
-	u16 rport = FIELD_GET(IRDMA_SIM_QPC_QW3_RPORT, qw3);
+	u64 qw3 = le64_to_cpu(qp->ctx[IRDMA_QPC_QW3]);
+	bool ipv4 = le64_to_cpu(qp->ctx[IRDMA_QPC_QW0]) & IRDMA_QPC_QW0_IPV4;
+	u16 lport = FIELD_GET(IRDMA_QPC_QW3_SRCPORT, qw3);
+	u16 rport = FIELD_GET(IRDMA_QPC_QW3_DESTPORT, qw3);
 	struct irdma_sim_qhash *e;
 	struct hlist_node *tmp;
 	u32 lip[4], rip[4];
 	unsigned long flags;
 
-	irdma_sim_ip_words(le64_to_cpu(qp->ctx[IRDMA_SIM_QPC_QW23]),
-			   le64_to_cpu(qp->ctx[IRDMA_SIM_QPC_QW24]), ipv4, lip);
-	irdma_sim_ip_words(le64_to_cpu(qp->ctx[IRDMA_SIM_QPC_QW4]),
-			   le64_to_cpu(qp->ctx[IRDMA_SIM_QPC_QW5]), ipv4, rip);
+	irdma_sim_ip_words(le64_to_cpu(qp->ctx[IRDMA_QPC_LOCAL_IP_LO]),
+			   le64_to_cpu(qp->ctx[IRDMA_QPC_LOCAL_IP_HI]), ipv4,
+			   lip);
+	irdma_sim_ip_words(le64_to_cpu(qp->ctx[IRDMA_QPC_DEST_IP_LO]),
+			   le64_to_cpu(qp->ctx[IRDMA_QPC_DEST_IP_HI]), ipv4,
+			   rip);
 
 	spin_lock_irqsave(&sim->lock, flags);
 	hash_for_each_possible_safe(sim->qhash, e, tmp, node, lport) {
@@ -321,7 +323,7 @@ void irdma_sim_op_modify_qp(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 		irdma_sim_qp_apply(qp, hdr, rd);
 		spin_unlock_irqrestore(&sim->lock, flags);
 		minor = irdma_sim_iw_modify(sim, qp, hdr,
-					    irdma_sim_qw(cmd, 1));
+					    irdma_sim_qw(cmd, IRDMA_CQP_QP_QW1));
 		if (minor)
 			irdma_sim_cmd_fail(sim, cmd, minor,
 					   "QP %u: the offload cannot start\n",
@@ -370,7 +372,7 @@ void irdma_sim_op_destroy_qp(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 void irdma_sim_op_flush_wqes(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 {
 	u64 hdr = irdma_sim_qw(cmd, IRDMA_CQP_WQE_HDR);
-	u64 qw1 = irdma_sim_qw(cmd, 1);
+	u64 qw1 = irdma_sim_qw(cmd, IRDMA_CQP_FLUSH_QW1);
 	u32 id = FIELD_GET(IRDMA_CQP_FLUSH_QW3_QPID, hdr);
 	u32 code = FIELD_GET(IRDMA_CQP_FLUSH_QW1_AECODE, qw1);
 	struct irdma_sim_qp *qp;
@@ -385,7 +387,8 @@ void irdma_sim_op_flush_wqes(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 				   "QP %u: AE code %#x\n", id, code);
 		return;
 	}
-	irdma_sim_iw_flush(sim, qp, hdr, irdma_sim_qw(cmd, 2));
+	irdma_sim_iw_flush(sim, qp, hdr,
+			   irdma_sim_qw(cmd, IRDMA_CQP_FLUSH_QW2));
 	spin_lock_irqsave(&sim->lock, flags);
 	if (hdr & IRDMA_CQP_FLUSH_QW3_FLUSHSQ)
 		qp->flush_sq = true;
@@ -491,8 +494,9 @@ static struct irdma_sim_mr *irdma_sim_stag_new(struct irdma_sim *sim,
 					       struct irdma_sim_cmd *cmd)
 {
 	u64 hdr = irdma_sim_qw(cmd, IRDMA_CQP_WQE_HDR);
-	u64 qw1 = irdma_sim_qw(cmd, 1);
-	u64 qw2 = irdma_sim_qw(cmd, 2);
+	u64 qw1 = irdma_sim_qw(cmd, IRDMA_CQP_STAG_QW1);
+	u64 qw2 = irdma_sim_qw(cmd, IRDMA_CQP_STAG_QW2);
+	u64 qw5 = irdma_sim_qw(cmd, IRDMA_CQP_STAG_QW5);
 	u32 idx = FIELD_GET(IRDMA_CQP_STAG_QW2_IDX, qw2);
 	struct irdma_sim_mr *mr;
 	u8 level;
@@ -506,8 +510,7 @@ static struct irdma_sim_mr *irdma_sim_stag_new(struct irdma_sim *sim,
 	}
 	if ((hdr & IRDMA_CQP_STAG_QW3_USEHMCFNIDX) &&
 	    !irdma_sim_fn_id_ok(sim, cmd,
-				FIELD_GET(IRDMA_CQP_STAG_QW5_HMC_FN_ID,
-					  irdma_sim_qw(cmd, 5))))
+				FIELD_GET(IRDMA_CQP_STAG_QW5_HMC_FN_ID, qw5)))
 		return NULL;
 	if (FIELD_GET(IRDMA_CQP_STAG_QW3_HPAGESIZE, hdr) > IRDMA_PAGE_SIZE_1G) {
 		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_SIZE,
@@ -535,7 +538,7 @@ static struct irdma_sim_mr *irdma_sim_stag_new(struct irdma_sim *sim,
 	mr->rights = FIELD_GET(IRDMA_CQP_STAG_QW3_ARIGHTS, hdr);
 	mr->pbl_level = level;
 	mr->first_pble = FIELD_GET(IRDMA_CQP_STAG_QW6_FIRST_PBLE,
-				   irdma_sim_qw(cmd, 6));
+				   irdma_sim_qw(cmd, IRDMA_CQP_STAG_QW6));
 	mr->page_size = FIELD_GET(IRDMA_CQP_STAG_QW3_HPAGESIZE, hdr);
 	return mr;
 }
@@ -591,9 +594,10 @@ void irdma_sim_op_reg_mr(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 	if (!mr)
 		return;
 	mr->registered = true;
-	mr->key = FIELD_GET(IRDMA_CQP_STAG_QW2_KEY, irdma_sim_qw(cmd, 2));
-	mr->va = irdma_sim_qw(cmd, 0);
-	mr->pa = irdma_sim_qw(cmd, 4);
+	mr->key = FIELD_GET(IRDMA_CQP_STAG_QW2_KEY,
+			    irdma_sim_qw(cmd, IRDMA_CQP_STAG_QW2));
+	mr->va = irdma_sim_qw(cmd, IRDMA_CQP_STAG_VA);
+	mr->pa = irdma_sim_qw(cmd, IRDMA_CQP_STAG_PA);
 	mr->va_based = hdr & IRDMA_CQP_STAG_QW3_VABASEDTO;
 	if (!mr->pbl_level && mr->len && !irdma_sim_dma_va(sim, mr->pa, 1)) {
 		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_ADDR,
@@ -622,8 +626,10 @@ void irdma_sim_op_reg_mr(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 void irdma_sim_op_dealloc_stag(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 {
 	u64 hdr = irdma_sim_qw(cmd, IRDMA_CQP_WQE_HDR);
-	u32 idx = FIELD_GET(IRDMA_CQP_STAG_QW2_IDX, irdma_sim_qw(cmd, 2));
-	u32 pd = FIELD_GET(IRDMA_CQP_STAG_QW1_GEN2_PDID, irdma_sim_qw(cmd, 1));
+	u32 idx = FIELD_GET(IRDMA_CQP_STAG_QW2_IDX,
+			    irdma_sim_qw(cmd, IRDMA_CQP_STAG_QW2));
+	u32 pd = FIELD_GET(IRDMA_CQP_STAG_QW1_GEN2_PDID,
+			   irdma_sim_qw(cmd, IRDMA_CQP_STAG_QW1));
 	struct irdma_sim_mr *mr = xa_load(&sim->mrs, idx);
 	unsigned long flags;
 
@@ -662,10 +668,11 @@ static bool irdma_sim_ah_read(struct irdma_sim *sim, struct irdma_sim_cmd *cmd,
 			      struct irdma_sim_ah *ah)
 {
 	u64 hdr = irdma_sim_qw(cmd, IRDMA_CQP_WQE_HDR);
-	u64 qw1 = irdma_sim_qw(cmd, 1);
-	u64 qw2 = irdma_sim_qw(cmd, 2);
+	u64 qw1 = irdma_sim_qw(cmd, IRDMA_CQP_AH_QW1);
+	u64 qw2 = irdma_sim_qw(cmd, IRDMA_CQP_AH_QW2);
 
-	irdma_sim_mac(FIELD_GET(IRDMA_CQP_AH_QW0_MAC, irdma_sim_qw(cmd, 0)),
+	irdma_sim_mac(FIELD_GET(IRDMA_CQP_AH_QW0_MAC,
+				irdma_sim_qw(cmd, IRDMA_CQP_AH_QW0)),
 		      ah->mac);
 	ah->vlan = FIELD_GET(IRDMA_CQP_AH_QW1_VLANTAG, qw1);
 	ah->tc = FIELD_GET(IRDMA_CQP_AH_QW1_TC, qw1);
@@ -677,10 +684,12 @@ static bool irdma_sim_ah_read(struct irdma_sim *sim, struct irdma_sim_cmd *cmd,
 	ah->ipv4 = hdr & IRDMA_CQP_AH_QW3_IPV4VALID;
 	ah->insert_vlan = hdr & IRDMA_CQP_AH_QW3_INSERTVLAN;
 	ah->loopback = hdr & IRDMA_CQP_AH_QW3_LOOPBACK;
-	irdma_sim_ip_words(irdma_sim_qw(cmd, 4), irdma_sim_qw(cmd, 5),
-			   ah->ipv4, ah->dst_ip);
-	irdma_sim_ip_words(irdma_sim_qw(cmd, 6), irdma_sim_qw(cmd, 7),
-			   ah->ipv4, ah->src_ip);
+	irdma_sim_ip_words(irdma_sim_qw(cmd, IRDMA_CQP_AH_DEST_IP_LO),
+			   irdma_sim_qw(cmd, IRDMA_CQP_AH_DEST_IP_HI), ah->ipv4,
+			   ah->dst_ip);
+	irdma_sim_ip_words(irdma_sim_qw(cmd, IRDMA_CQP_AH_SRC_IP_LO),
+			   irdma_sim_qw(cmd, IRDMA_CQP_AH_SRC_IP_HI), ah->ipv4,
+			   ah->src_ip);
 	if (ah->arp_idx >= sim->hmc.obj[IRDMA_HMC_ARP].cnt) {
 		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_ID,
 				   "ARP index %u beyond %u\n", ah->arp_idx,
@@ -824,7 +833,8 @@ void irdma_sim_op_manage_arp(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 	e->permanent = e->valid && (hdr & IRDMA_CQP_ARP_QW3_PERMANENT);
 	if (e->valid)
 		irdma_sim_mac(FIELD_GET(IRDMA_CQP_ARP_QW2_MAC,
-					irdma_sim_qw(cmd, 2)), e->mac);
+					irdma_sim_qw(cmd, IRDMA_CQP_ARP_QW2)),
+			      e->mac);
 	else
 		eth_zero_addr(e->mac);
 	spin_unlock_irqrestore(&sim->lock, flags);
@@ -837,7 +847,8 @@ void irdma_sim_op_manage_arp(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
  */
 void irdma_sim_op_manage_apbvt(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 {
-	u32 port = FIELD_GET(IRDMA_CQP_APBVT_QW2_PORT, irdma_sim_qw(cmd, 2));
+	u32 port = FIELD_GET(IRDMA_CQP_APBVT_QW2_PORT,
+			     irdma_sim_qw(cmd, IRDMA_CQP_APBVT_QW2));
 	bool add = irdma_sim_qw(cmd, IRDMA_CQP_WQE_HDR) & IRDMA_CQP_APBVT_QW3_ADD;
 	unsigned long flags;
 	bool was;
@@ -895,8 +906,8 @@ static struct irdma_sim_qhash *irdma_sim_qhash_find(struct irdma_sim *sim,
 void irdma_sim_op_manage_qhash(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 {
 	u64 hdr = irdma_sim_qw(cmd, IRDMA_CQP_WQE_HDR);
-	u64 qw1 = irdma_sim_qw(cmd, 1);
-	u64 qw2 = irdma_sim_qw(cmd, 2);
+	u64 qw1 = irdma_sim_qw(cmd, IRDMA_CQP_QHASH_QW1);
+	u64 qw2 = irdma_sim_qw(cmd, IRDMA_CQP_QHASH_QW2);
 	u32 manage = FIELD_GET(IRDMA_CQP_QHASH_QW3_MANAGE, hdr);
 	struct irdma_sim_qhash key = {}, *e;
 	unsigned long flags;
@@ -908,13 +919,16 @@ void irdma_sim_op_manage_qhash(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 	key.lport = FIELD_GET(IRDMA_CQP_QHASH_QW1_DEST_PORT, qw1);
 	key.qpn = FIELD_GET(IRDMA_CQP_QHASH_QW1_QPN, qw1);
 	key.qs_handle = FIELD_GET(IRDMA_CQP_QHASH_QW2_QS_HANDLE, qw2);
-	irdma_sim_mac(FIELD_GET(IRDMA_CQP_QHASH_QW0_MAC, irdma_sim_qw(cmd, 0)),
+	irdma_sim_mac(FIELD_GET(IRDMA_CQP_QHASH_QW0_MAC,
+				irdma_sim_qw(cmd, IRDMA_CQP_QHASH_QW0)),
 		      key.mac);
-	irdma_sim_ip_words(irdma_sim_qw(cmd, 6), irdma_sim_qw(cmd, 7), key.ipv4,
-			   key.lip);
+	irdma_sim_ip_words(irdma_sim_qw(cmd, IRDMA_CQP_QHASH_LOC_IP_LO),
+			   irdma_sim_qw(cmd, IRDMA_CQP_QHASH_LOC_IP_HI),
+			   key.ipv4, key.lip);
 	if (key.type == IRDMA_QHASH_TYPE_TCP_ESTABLISHED) {
 		key.rport = FIELD_GET(IRDMA_CQP_QHASH_QW1_SRC_PORT, qw1);
-		irdma_sim_ip_words(irdma_sim_qw(cmd, 4), irdma_sim_qw(cmd, 5),
+		irdma_sim_ip_words(irdma_sim_qw(cmd, IRDMA_CQP_QHASH_REM_IP_LO),
+				   irdma_sim_qw(cmd, IRDMA_CQP_QHASH_REM_IP_HI),
 				   key.ipv4, key.rip);
 	}
 
@@ -984,7 +998,7 @@ void irdma_sim_op_manage_qhash(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 void irdma_sim_op_ws_node(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 {
 	u64 hdr = irdma_sim_qw(cmd, IRDMA_CQP_WQE_HDR);
-	u64 qw4 = irdma_sim_qw(cmd, 4);
+	u64 qw4 = irdma_sim_qw(cmd, IRDMA_CQP_WS_QW4);
 	u32 id = FIELD_GET(IRDMA_CQP_WS_QW3_NODEID, hdr);
 	u32 parent = FIELD_GET(IRDMA_CQP_WS_QW3_PARENTID, hdr);
 	u32 op = FIELD_GET(IRDMA_CQP_WS_QW3_NODEOP, hdr);
@@ -992,7 +1006,7 @@ void irdma_sim_op_ws_node(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 	u32 i, qs;
 
 	switch (op) {
-	case 0:	/* add */
+	case IRDMA_WS_NODE_ADD:
 		if (n->used) {
 			irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_ID,
 					   "node %u exists\n", id);
@@ -1021,14 +1035,14 @@ void irdma_sim_op_ws_node(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 		n->leaf = hdr & IRDMA_CQP_WS_QW3_LEAF;
 		n->parent = parent;
 		break;
-	case 1:	/* modify */
+	case IRDMA_WS_NODE_MODIFY:
 		if (!n->used) {
 			irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_ID,
 					   "node %u does not exist\n", id);
 			return;
 		}
 		break;
-	case 2:	/* delete */
+	case IRDMA_WS_NODE_DELETE:
 		if (!n->used) {
 			irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_ID,
 					   "node %u does not exist\n", id);
@@ -1073,10 +1087,10 @@ void irdma_sim_op_push_pages(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 {
 	u64 hdr = irdma_sim_qw(cmd, IRDMA_CQP_WQE_HDR);
 
-	if (hdr & IRDMA_SIM_PUSH_QW3_FREE) {
+	if (hdr & IRDMA_CQP_PUSH_QW3_FREE) {
 		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_BAD_ID,
 				   "push page %llu was never allocated\n",
-				   FIELD_GET(IRDMA_SIM_PUSH_QW3_IDX, hdr));
+				   FIELD_GET(IRDMA_CQP_PUSH_QW3_IDX, hdr));
 		return;
 	}
 	cmd->op_ret = IRDMA_SIM_NO_PUSH_PAGE;
@@ -1090,12 +1104,12 @@ void irdma_sim_op_push_pages(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 void irdma_sim_op_manage_stats(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 {
 	u64 hdr = irdma_sim_qw(cmd, IRDMA_CQP_WQE_HDR);
+	u64 qw5 = irdma_sim_qw(cmd, IRDMA_CQP_STATS_QW5);
 	u32 inst = FIELD_GET(IRDMA_CQP_STATS_QW3_INST, hdr);
 
 	if ((hdr & IRDMA_CQP_STATS_QW3_USE_FN_ID) &&
 	    !irdma_sim_fn_id_ok(sim, cmd,
-				FIELD_GET(IRDMA_CQP_STATS_QW5_HMC_FN_ID,
-					  irdma_sim_qw(cmd, 5))))
+				FIELD_GET(IRDMA_CQP_STATS_QW5_HMC_FN_ID, qw5)))
 		return;
 	if (hdr & IRDMA_CQP_STATS_QW3_ALLOC) {
 		inst = find_first_zero_bit(sim->stats_insts,
@@ -1158,15 +1172,15 @@ void irdma_sim_gstat_advance(struct irdma_sim *sim, u64 n)
 void irdma_sim_op_gather_stats(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 {
 	u64 hdr = irdma_sim_qw(cmd, IRDMA_CQP_WQE_HDR);
+	u64 qw5 = irdma_sim_qw(cmd, IRDMA_CQP_STATS_QW5);
 	u32 inst = FIELD_GET(IRDMA_CQP_STATS_QW3_INST, hdr);
-	u64 pa = irdma_sim_qw(cmd, 4);
+	u64 pa = irdma_sim_qw(cmd, IRDMA_CQP_STATS_BUF_PA);
 	unsigned int i;
 	u8 *buf;
 
 	if ((hdr & IRDMA_CQP_STATS_QW3_USE_FN_ID) &&
 	    !irdma_sim_fn_id_ok(sim, cmd,
-				FIELD_GET(IRDMA_CQP_STATS_QW5_HMC_FN_ID,
-					  irdma_sim_qw(cmd, 5))))
+				FIELD_GET(IRDMA_CQP_STATS_QW5_HMC_FN_ID, qw5)))
 		return;
 	if ((hdr & IRDMA_CQP_STATS_QW3_USE_INST) &&
 	    !test_bit(inst, sim->stats_insts)) {
@@ -1209,7 +1223,7 @@ void irdma_sim_op_query_features(struct irdma_sim *sim,
 {
 	u32 len = FIELD_GET(IRDMA_CQP_FEAT_QW3_BUF_LEN,
 			    irdma_sim_qw(cmd, IRDMA_CQP_WQE_HDR));
-	u64 pa = irdma_sim_qw(cmd, 4);
+	u64 pa = irdma_sim_qw(cmd, IRDMA_CQP_FEAT_BUF_PA);
 	u64 feat[3];
 	__le64 *buf;
 	u32 i, n;
@@ -1243,7 +1257,7 @@ void irdma_sim_op_query_features(struct irdma_sim *sim,
  */
 void irdma_sim_op_up_map(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 {
-	sim->up_map = irdma_sim_qw(cmd, 0);
+	sim->up_map = irdma_sim_qw(cmd, IRDMA_CQP_UP_MAP_PRIOS);
 }
 
 /**

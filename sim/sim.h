@@ -103,27 +103,6 @@
  */
 #define IRDMA_SIM_UDA_ERR_MAJOR		IRDMA_SIM_CQP_MAJOR_BAD_WQE
 
-/* MANAGE_PUSH_PAGES QW3 */
-#define IRDMA_SIM_PUSH_QW3_IDX		GENMASK_ULL(9, 0)
-#define IRDMA_SIM_PUSH_QW3_FREE		BIT_ULL(62)
-
-/* QP host context words the model reads (256 bytes) */
-#define IRDMA_SIM_QPC_WORDS		32
-#define IRDMA_SIM_QPC_QW0_IPV4		BIT_ULL(3)
-#define IRDMA_SIM_QPC_QW3		3
-#define IRDMA_SIM_QPC_QW3_LPORT		GENMASK_ULL(47, 32)
-#define IRDMA_SIM_QPC_QW3_RPORT		GENMASK_ULL(63, 48)
-#define IRDMA_SIM_QPC_QW4		4	/* remote IP words 2 (hi), 3 (lo) */
-#define IRDMA_SIM_QPC_QW5		5	/* remote IP words 0 (hi), 1 (lo) */
-#define IRDMA_SIM_QPC_QW7		7
-#define IRDMA_SIM_QPC_QW7_TCPSTATE	GENMASK_ULL(31, 28)
-#define IRDMA_SIM_QPC_QW17		17
-#define IRDMA_SIM_QPC_QW17_TXCQ		GENMASK_ULL(18, 0)
-#define IRDMA_SIM_QPC_QW17_RXCQ		GENMASK_ULL(50, 32)
-#define IRDMA_SIM_QPC_QW21		21	/* QP completion context */
-#define IRDMA_SIM_QPC_QW23		23	/* local IP words 2 (hi), 3 (lo) */
-#define IRDMA_SIM_QPC_QW24		24	/* local IP words 0 (hi), 1 (lo) */
-
 /* ------------------------------------------------------------------------ */
 /* Queue memory                                                             */
 /* ------------------------------------------------------------------------ */
@@ -292,7 +271,7 @@ struct irdma_sim_qp {
 	u8 tcp_state;
 	u64 ctx_pa;
 	u64 shadow_pa;
-	__le64 ctx[IRDMA_SIM_QPC_WORDS];
+	__le64 ctx[IRDMA_QPC_WORDS];
 	u64 comp_ctx;
 	u32 txcq;
 	u32 rxcq;

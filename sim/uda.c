@@ -234,7 +234,7 @@ bool irdma_sim_uda_rx(struct irdma_sim *sim, u32 qpn,
 	unsigned long flags;
 	u32 cap, off, idx;
 	u16 minor = 0;
-	u64 hdr, ext;
+	u64 hdr, ext, addr;
 	u8 *buf;
 
 	spin_lock_irqsave(&sim->lock, flags);
@@ -277,7 +277,7 @@ bool irdma_sim_uda_rx(struct irdma_sim *sim, u32 qpn,
 	/* read the WQE body only after seeing the valid bit (written last) */
 	dma_rmb();
 	cap = FIELD_GET(IRDMA_WQE_FRAG_LEN,
-			le64_to_cpu(READ_ONCE(wqe->qw[1])));
+			le64_to_cpu(READ_ONCE(wqe->qw[IRDMA_WQE_FRAG0])));
 	if (need > cap) {
 		st->rx_too_big++;
 		dev_info_ratelimited(&sim->dev,
@@ -285,7 +285,8 @@ bool irdma_sim_uda_rx(struct irdma_sim *sim, u32 qpn,
 				     qpn, need, cap);
 		goto out;
 	}
-	buf = irdma_sim_dma_va(sim, le64_to_cpu(READ_ONCE(wqe->qw[0])), need);
+	addr = le64_to_cpu(READ_ONCE(wqe->qw[IRDMA_WQE_FRAG0_ADDR]));
+	buf = irdma_sim_dma_va(sim, addr, need);
 	off = IRDMA_SIM_UDA_L3_AREA - f->l3_hlen;
 	if (!buf) {
 		minor = IRDMA_SIM_CQP_MINOR_BAD_ADDR;
@@ -299,9 +300,11 @@ bool irdma_sim_uda_rx(struct irdma_sim *sim, u32 qpn,
 		}
 	}
 
-	cqe[0].qw[0] = cpu_to_le64(FIELD_PREP(IRDMA_CQE_QW0_PAYLDLEN, need));
-	cqe[0].qw[1] = cpu_to_le64(qp->comp_ctx);
-	cqe[0].qw[2] = cpu_to_le64(FIELD_PREP(IRDMA_CQE_QW2_QPID, qp->id));
+	cqe[0].qw[IRDMA_CQE_QW0] =
+		cpu_to_le64(FIELD_PREP(IRDMA_CQE_QW0_PAYLDLEN, need));
+	cqe[0].qw[IRDMA_CQE_COMPCTX] = cpu_to_le64(qp->comp_ctx);
+	cqe[0].qw[IRDMA_CQE_QW2] =
+		cpu_to_le64(FIELD_PREP(IRDMA_CQE_QW2_QPID, qp->id));
 	hdr = irdma_sim_uda_cqe_hdr(idx, false, minor) | IRDMA_CQE_QW3_EXTCQE;
 	if (f->ipv4)
 		hdr |= IRDMA_CQE_QW3_STAG;	/* IPV4 on UDA QPs */
@@ -312,7 +315,7 @@ bool irdma_sim_uda_rx(struct irdma_sim *sim, u32 qpn,
 		ext |= FIELD_PREP(IRDMA_CQE_EXT_QW2_UDVLAN, f->vlan_tci);
 		hdr |= IRDMA_CQE_EXT_QW3_UDVLANVALID;
 	}
-	cqe[1].qw[2] = cpu_to_le64(ext);
+	cqe[1].qw[IRDMA_CQE_EXT_QW2] = cpu_to_le64(ext);
 	cqe[1].qw[IRDMA_CQE_HDR] = cpu_to_le64(hdr);
 	if (irdma_sim_cq_post_n(sim, cq, cqe, ARRAY_SIZE(cqe), !!minor)) {
 		/* the WQE stays posted: the next frame may use it */
@@ -353,8 +356,9 @@ static void irdma_sim_uda_complete(struct irdma_sim *sim,
 
 	lockdep_assert_held(&sim->lock);
 
-	cqe.qw[1] = cpu_to_le64(qp->comp_ctx);
-	cqe.qw[2] = cpu_to_le64(FIELD_PREP(IRDMA_CQE_QW2_QPID, qp->id));
+	cqe.qw[IRDMA_CQE_COMPCTX] = cpu_to_le64(qp->comp_ctx);
+	cqe.qw[IRDMA_CQE_QW2] =
+		cpu_to_le64(FIELD_PREP(IRDMA_CQE_QW2_QPID, qp->id));
 	cqe.qw[IRDMA_CQE_HDR] = cpu_to_le64(irdma_sim_uda_cqe_hdr(idx, true,
 								  minor));
 	if (!cq || irdma_sim_cq_post_n(sim, cq, &cqe, 1, !!minor))
@@ -470,8 +474,8 @@ static bool irdma_sim_uda_tx_one(struct irdma_sim *sim, struct irdma_sim_qp *qp,
 		return false;
 	/* read the WQE body only after seeing the valid bit (written last) */
 	dma_rmb();
-	addr = le64_to_cpu(READ_ONCE(wqe->qw[0]));
-	frag = le64_to_cpu(READ_ONCE(wqe->qw[1]));
+	addr = le64_to_cpu(READ_ONCE(wqe->qw[IRDMA_WQE_FRAG0_ADDR]));
+	frag = le64_to_cpu(READ_ONCE(wqe->qw[IRDMA_WQE_FRAG0]));
 	idx = sq->tail;
 	irdma_sim_wq_advance(sq);
 	if (qp->shadow)

@@ -16,7 +16,8 @@
  * Then:
  *   1. the client registers a buffer with a fast-register WR (IB_WR_REG_MR)
  *      for remote read and write, fills its second half with a pattern,
- *      and SENDs a request carrying address, rkey and length, then payload;
+ *      and SENDs a request carrying address, rkey and length, then payload
+ *      (four scatter/gather elements, so the WQE spans three quanta);
  *   2. the server checks the payload, RDMA WRITEs a pattern into the first
  *      half of the client's buffer, RDMA READs the second half back and
  *      checks it, then SENDs "done" (fenced behind the read);
@@ -83,6 +84,8 @@ MODULE_PARM_DESC(doorbell, "the client's REG_MR goes out alone and its doorbell 
 /* how long a WQE whose doorbell was lost must stay untouched */
 #define KV_NO_DOORBELL_MS	500
 #define KV_REQ_MAGIC	0x6b767271	/* "kvrq" */
+/* fragments of the client's request SEND */
+#define KV_SEND_SGES	4
 
 struct kv_req {
 	__be64 addr;
@@ -274,7 +277,7 @@ static int kv_setup(struct kv_side *s, struct rdma_cm_id *id)
 	qa.sq_sig_type = IB_SIGNAL_REQ_WR;
 	qa.cap.max_send_wr = 16;
 	qa.cap.max_recv_wr = 16;
-	qa.cap.max_send_sge = 2;
+	qa.cap.max_send_sge = KV_SEND_SGES;
 	qa.cap.max_recv_sge = 1;
 	if (deny_write && s == &kv_cli) {
 		/*
@@ -547,9 +550,10 @@ static int kv_client_register_and_send(void)
 	struct kv_req *req = c->buf;
 	struct scatterlist sg;
 	struct ib_reg_wr reg = {};
-	struct ib_sge sge;
+	struct ib_sge sge[KV_SEND_SGES];
 	struct ib_send_wr send = {};
-	int n, ret;
+	u32 off, part;
+	int i, n, ret;
 
 	/* the remote-access region: the payload part of the buffer */
 	c->mr = ib_alloc_mr(c->pd, IB_MR_TYPE_MEM_REG,
@@ -588,14 +592,28 @@ static int kv_client_register_and_send(void)
 	ib_dma_sync_single_for_device(c->id->device, c->dma, c->buf_len,
 				      DMA_BIDIRECTIONAL);
 
-	sge.addr = c->dma;
-	sge.length = sizeof(*req) + size / 2;
-	sge.lkey = c->pd->local_dma_lkey;
+	/*
+	 * The request, then the payload's first half in three pieces: four
+	 * fragments spread over three WQE quanta, with the null fragment an
+	 * even count gets.
+	 */
+	sge[0].addr = c->dma;
+	sge[0].length = sizeof(*req);
+	off = sizeof(*req);
+	for (i = 1; i < KV_SEND_SGES; i++) {
+		part = i < KV_SEND_SGES - 1 ? size / 2 / (KV_SEND_SGES - 1) :
+					      sizeof(*req) + size / 2 - off;
+		sge[i].addr = c->dma + off;
+		sge[i].length = part;
+		off += part;
+	}
+	for (i = 0; i < KV_SEND_SGES; i++)
+		sge[i].lkey = c->pd->local_dma_lkey;
 	send.opcode = IB_WR_SEND;
 	send.wr_id = 2;
 	send.send_flags = IB_SEND_SIGNALED;
-	send.sg_list = &sge;
-	send.num_sge = 1;
+	send.sg_list = sge;
+	send.num_sge = KV_SEND_SGES;
 	if (doorbell) {
 		ret = kv_unrung(c, &reg.wr);
 		if (ret)

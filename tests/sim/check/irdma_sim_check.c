@@ -551,8 +551,8 @@ static bool chk_hmc(struct chk *c)
 	u32 i, npages;
 
 	chk_op(qw, IRDMA_CQP_OP_QUERY_FPM_VAL, 0);
-	qw[2] = 0;
-	qw[4] = c->scratch->pa;
+	qw[IRDMA_CQP_FPM_QW2] = 0;
+	qw[IRDMA_CQP_FPM_BUF_PA] = c->scratch->pa;
 	chk_expect(c, qw, false, "QUERY_FPM_VAL");
 	v = le64_to_cpu(buf[IRDMA_FPM_QUERY_QW0]);
 	CHECK(c, FIELD_GET(IRDMA_FPM_QUERY_QW0_MAX_SDS, v) > 0, "max SDs");
@@ -564,14 +564,14 @@ static bool chk_hmc(struct chk *c)
 	      "XF and Q1 block sizes");
 	CHECK(c, FIELD_GET(IRDMA_FPM_QUERY_MISC_MAX_CEQS,
 			   le64_to_cpu(buf[IRDMA_FPM_QUERY_MISC])), "max CEQs");
-	qw[2] = 3;
+	qw[IRDMA_CQP_FPM_QW2] = 3;
 	chk_expect(c, qw, true, "QUERY_FPM_VAL of another function");
 
 	/* too many QPs */
 	memset(buf, 0, IRDMA_FPM_BUF_SIZE);
 	buf[0] = cpu_to_le64(1 << 20);
 	chk_op(qw, IRDMA_CQP_OP_COMMIT_FPM_VAL, IRDMA_FPM_BUF_SIZE);
-	qw[4] = c->scratch->pa;
+	qw[IRDMA_CQP_FPM_BUF_PA] = c->scratch->pa;
 	chk_expect(c, qw, true, "COMMIT_FPM_VAL above the maximum");
 	memset(buf, 0, IRDMA_FPM_BUF_SIZE);
 	for (i = 0; i < ARRAY_SIZE(want); i++)
@@ -614,40 +614,49 @@ static bool chk_hmc(struct chk *c)
 	      "PBLE page");
 
 	chk_op(qw, IRDMA_CQP_OP_UPDATE_PE_SDS, 0);
-	qw[0] = FIELD_PREP(IRDMA_SD_CMD_IDX, 40) | IRDMA_SD_CMD_WRITE |
-		IRDMA_SD_CMD_PARTSEL;
-	qw[1] = pd->pa | FIELD_PREP(IRDMA_SD_DATA_BP_COUNT, 512) |
+	qw[IRDMA_CQP_SDS_ENTRY0_CMD] = FIELD_PREP(IRDMA_SD_CMD_IDX, 40) |
+				       IRDMA_SD_CMD_WRITE |
+				       IRDMA_SD_CMD_PARTSEL;
+	qw[IRDMA_CQP_SDS_ENTRY0_DATA] =
+		pd->pa | FIELD_PREP(IRDMA_SD_DATA_BP_COUNT, 512) |
 		IRDMA_SD_DATA_VALID;
 	chk_expect(c, qw, true, "SD beyond the committed space");
-	qw[0] = FIELD_PREP(IRDMA_SD_CMD_IDX, 0) | IRDMA_SD_CMD_WRITE |
-		IRDMA_SD_CMD_PARTSEL;
-	qw[1] = CHK_BAD_PA | FIELD_PREP(IRDMA_SD_DATA_BP_COUNT, 512) |
+	qw[IRDMA_CQP_SDS_ENTRY0_CMD] = FIELD_PREP(IRDMA_SD_CMD_IDX, 0) |
+				       IRDMA_SD_CMD_WRITE |
+				       IRDMA_SD_CMD_PARTSEL;
+	qw[IRDMA_CQP_SDS_ENTRY0_DATA] =
+		CHK_BAD_PA | FIELD_PREP(IRDMA_SD_DATA_BP_COUNT, 512) |
 		IRDMA_SD_DATA_VALID;
 	chk_expect(c, qw, true, "SD page not in RAM");
-	qw[1] = pd->pa | FIELD_PREP(IRDMA_SD_DATA_BP_COUNT, 600) |
+	qw[IRDMA_CQP_SDS_ENTRY0_DATA] =
+		pd->pa | FIELD_PREP(IRDMA_SD_DATA_BP_COUNT, 600) |
 		IRDMA_SD_DATA_VALID;
 	chk_expect(c, qw, true, "SD with 600 pages");
 	/* 3 + 9 entries: too many */
-	qw[4] = qw[0] | IRDMA_CQP_SDS_ENTRY_VALID;
-	qw[6] = qw[0] | IRDMA_CQP_SDS_ENTRY_VALID;
-	qw[2] = c->scratch->pa;
+	qw[IRDMA_CQP_SDS_ENTRY1_CMD] = qw[IRDMA_CQP_SDS_ENTRY0_CMD] |
+				       IRDMA_CQP_SDS_ENTRY_VALID;
+	qw[IRDMA_CQP_SDS_ENTRY2_CMD] = qw[IRDMA_CQP_SDS_ENTRY0_CMD] |
+				       IRDMA_CQP_SDS_ENTRY_VALID;
+	qw[IRDMA_CQP_SDS_QW2] = c->scratch->pa;
 	qw[IRDMA_CQP_WQE_HDR] |= FIELD_PREP(IRDMA_CQP_SDS_QW3_OVERFLOW_CNT, 9);
 	chk_expect(c, qw, true, "12 SD entries");
 	/* 3 + 2 entries clearing SD 0, then program it */
 	memset(buf, 0, 64);
-	buf[0] = cpu_to_le64(qw[0]);
-	buf[2] = cpu_to_le64(qw[0]);
-	qw[1] = 0;
-	qw[5] = 0;
-	qw[7] = 0;
+	buf[0] = cpu_to_le64(qw[IRDMA_CQP_SDS_ENTRY0_CMD]);
+	buf[2] = cpu_to_le64(qw[IRDMA_CQP_SDS_ENTRY0_CMD]);
+	qw[IRDMA_CQP_SDS_ENTRY0_DATA] = 0;
+	qw[IRDMA_CQP_SDS_ENTRY1_DATA] = 0;
+	qw[IRDMA_CQP_SDS_ENTRY2_DATA] = 0;
 	qw[IRDMA_CQP_WQE_HDR] = FIELD_PREP(IRDMA_CQP_HDR_OPCODE,
 					   IRDMA_CQP_OP_UPDATE_PE_SDS) |
 				FIELD_PREP(IRDMA_CQP_SDS_QW3_OVERFLOW_CNT, 2);
 	chk_expect(c, qw, false, "5 SD entries with the overflow area");
 	chk_op(qw, IRDMA_CQP_OP_UPDATE_PE_SDS, 0);
-	qw[0] = FIELD_PREP(IRDMA_SD_CMD_IDX, 0) | IRDMA_SD_CMD_WRITE |
-		IRDMA_SD_CMD_PARTSEL;
-	qw[1] = pd->pa | FIELD_PREP(IRDMA_SD_DATA_BP_COUNT, npages) |
+	qw[IRDMA_CQP_SDS_ENTRY0_CMD] = FIELD_PREP(IRDMA_SD_CMD_IDX, 0) |
+				       IRDMA_SD_CMD_WRITE |
+				       IRDMA_SD_CMD_PARTSEL;
+	qw[IRDMA_CQP_SDS_ENTRY0_DATA] =
+		pd->pa | FIELD_PREP(IRDMA_SD_DATA_BP_COUNT, npages) |
 		IRDMA_SD_DATA_VALID;
 	chk_expect(c, qw, false, "paged SD 0");
 
@@ -675,11 +684,11 @@ static void chk_cq_wqe(u64 *qw, u8 op, u32 id, u32 size, u64 ring, u64 shadow,
 	       IRDMA_CQP_CQ_QW3_CEQIDVALID | IRDMA_CQP_CQ_QW3_CHKOVERFLOW |
 	       FIELD_PREP(IRDMA_CQP_QW3_LPBLSIZE, virt) |
 	       (virt ? IRDMA_CQP_QW3_VIRTMAP : 0));
-	qw[0] = size;
-	qw[1] = CHK_MAGIC + id;
-	qw[4] = ring;
-	qw[5] = shadow;
-	qw[6] = first_pble;
+	qw[IRDMA_CQP_CQ_QW0] = size;
+	qw[IRDMA_CQP_CQ_QW1] = CHK_MAGIC + id;
+	qw[IRDMA_CQP_CQ_RING_PA] = ring;
+	qw[IRDMA_CQP_CQ_SHADOW_PA] = shadow;
+	qw[IRDMA_CQP_CQ_QW6] = first_pble;
 }
 
 /**
@@ -723,14 +732,14 @@ static bool chk_events(struct chk *c)
 	      "error CQE %#llx", cqe[3]);
 
 	chk_op(qw, IRDMA_CQP_OP_CREATE_CEQ, FIELD_PREP(IRDMA_CQP_CEQ_QW3_CEQID, 0));
-	qw[2] = CHK_CEQ_SIZE;
-	qw[4] = c->ceq->pa;
+	qw[IRDMA_CQP_CEQ_QW2] = CHK_CEQ_SIZE;
+	qw[IRDMA_CQP_CEQ_RING_PA] = c->ceq->pa;
 	chk_expect(c, qw, false, "CREATE_CEQ 0");
 	chk_expect(c, qw, true, "CREATE_CEQ 0 twice");
 	chk_ccq_drain(c);
 	chk_op(qw, IRDMA_CQP_OP_CREATE_AEQ, 0);
-	qw[2] = CHK_AEQ_SIZE;
-	qw[4] = c->aeq->pa;
+	qw[IRDMA_CQP_AEQ_QW2] = CHK_AEQ_SIZE;
+	qw[IRDMA_CQP_AEQ_RING_PA] = c->aeq->pa;
 	chk_expect(c, qw, false, "CREATE_AEQ");
 	chk_ccq_drain(c);
 
@@ -853,10 +862,10 @@ static void chk_objects(struct chk *c)
 	       FIELD_PREP(IRDMA_CQP_QP_QW3_QPTYPE, IRDMA_QP_TYPE_UDA) |
 	       IRDMA_CQP_QP_QW3_CQNUMVALID |
 	       FIELD_PREP(IRDMA_CQP_QP_QW3_NEXTIWSTATE, IRDMA_QPS_RTS));
-	qw[2] = qpc->pa;
-	qw[5] = CHK_BAD_PA;
+	qw[IRDMA_CQP_QP_CTX_PA] = qpc->pa;
+	qw[IRDMA_CQP_QP_SHADOW_PA] = CHK_BAD_PA;
 	chk_expect(c, qw, true, "QP shadow not in RAM");
-	qw[5] = qpsh->pa;
+	qw[IRDMA_CQP_QP_SHADOW_PA] = qpsh->pa;
 	ctx[IRDMA_QPC_SQ_PA] = cpu_to_le64(CHK_BAD_PA);
 	ctx[IRDMA_QPC_RQ_PA] = cpu_to_le64(rings->pa + 4 * IRDMA_WQE_QUANTUM);
 	chk_expect(c, qw, true, "UDA QP SQ not in RAM");
@@ -874,7 +883,8 @@ static void chk_objects(struct chk *c)
 	chk_op(qw, IRDMA_CQP_OP_FLUSH_WQES,
 	       FIELD_PREP(IRDMA_CQP_FLUSH_QW3_QPID, 5) |
 	       IRDMA_CQP_FLUSH_QW3_GENERATE_AE);
-	qw[1] = FIELD_PREP(IRDMA_CQP_FLUSH_QW1_AECODE, IRDMA_AE_BAD_CLOSE);
+	qw[IRDMA_CQP_FLUSH_QW1] =
+		FIELD_PREP(IRDMA_CQP_FLUSH_QW1_AECODE, IRDMA_AE_BAD_CLOSE);
 	/*
 	 * Slot 0 of the AEQ holds the CCQ overflow's AEQE, consumed: GEN_AE
 	 * into slots 1 to 3, then slot 0 of the second lap (valid bit 0)
@@ -905,13 +915,13 @@ static void chk_objects(struct chk *c)
 	chk_wr(c, IRDMA_GEN2_AEQALLOC, CHK_AEQ_SIZE);
 	chk_op(qw, IRDMA_CQP_OP_DESTROY_QP, FIELD_PREP(IRDMA_CQP_QP_QW3_QPID, 5) |
 	       FIELD_PREP(IRDMA_CQP_QP_QW3_QPTYPE, IRDMA_QP_TYPE_UDA));
-	qw[2] = qpc->pa;
-	qw[5] = qpsh->pa;
+	qw[IRDMA_CQP_QP_CTX_PA] = qpc->pa;
+	qw[IRDMA_CQP_QP_SHADOW_PA] = qpsh->pa;
 	chk_expect(c, qw, false, "DESTROY_QP");
 	chk_expect(c, qw, true, "DESTROY_QP twice");
 
 	chk_op(qw, IRDMA_CQP_OP_QUERY_RDMA_FEATURES, 8 * IRDMA_FEAT_MAX);
-	qw[4] = c->scratch->pa;
+	qw[IRDMA_CQP_FEAT_BUF_PA] = c->scratch->pa;
 	chk_expect(c, qw, false, "QUERY_RDMA_FEATURES");
 	CHECK(c, FIELD_GET(IRDMA_FEAT_QW0_COUNT, le64_to_cpu(buf[0])) >= 2 &&
 	      FIELD_GET(IRDMA_FEAT_TYPE, le64_to_cpu(buf[0])) ==
@@ -919,22 +929,23 @@ static void chk_objects(struct chk *c)
 
 	chk_op(qw, IRDMA_CQP_OP_MANAGE_ARP, FIELD_PREP(IRDMA_CQP_ARP_QW3_INDEX, 3) |
 	       IRDMA_CQP_ARP_QW3_VALID);
-	qw[2] = 0x0002b3c4d5e6ULL;
+	qw[IRDMA_CQP_ARP_QW2] = 0x0002b3c4d5e6ULL;
 	chk_expect(c, qw, false, "ARP add");
 	qw[IRDMA_CQP_WQE_HDR] |= FIELD_PREP(IRDMA_CQP_ARP_QW3_INDEX, 16);
 	chk_expect(c, qw, true, "ARP index beyond the count");
 
 	chk_op(qw, IRDMA_CQP_OP_MANAGE_APBVT, IRDMA_CQP_APBVT_QW3_ADD);
-	qw[2] = 4791;
+	qw[IRDMA_CQP_APBVT_QW2] = 4791;
 	chk_expect(c, qw, false, "APBVT add");
 
 	chk_op(qw, IRDMA_CQP_OP_MANAGE_QHASH,
 	       FIELD_PREP(IRDMA_CQP_QHASH_QW3_ENTRYTYPE, IRDMA_QHASH_TYPE_TCP_SYN) |
 	       IRDMA_CQP_QHASH_QW3_IPV4VALID |
 	       FIELD_PREP(IRDMA_CQP_QHASH_QW3_MANAGE, IRDMA_QHASH_MANAGE_ADD));
-	qw[1] = FIELD_PREP(IRDMA_CQP_QHASH_QW1_DEST_PORT, 4791) |
+	qw[IRDMA_CQP_QHASH_QW1] =
+		FIELD_PREP(IRDMA_CQP_QHASH_QW1_DEST_PORT, 4791) |
 		FIELD_PREP(IRDMA_CQP_QHASH_QW1_QPN, IRDMA_ILQ_ID);
-	qw[6] = 0xc0a80001;
+	qw[IRDMA_CQP_QHASH_LOC_IP_LO] = 0xc0a80001;
 	chk_expect(c, qw, false, "qhash add");
 	qw[IRDMA_CQP_WQE_HDR] &= ~IRDMA_CQP_QHASH_QW3_MANAGE;
 	chk_expect(c, qw, false, "qhash delete");
@@ -960,7 +971,7 @@ static void chk_objects(struct chk *c)
 	chk_op(qw, IRDMA_CQP_OP_MANAGE_STATS, FIELD_PREP(IRDMA_CQP_STATS_QW3_INST, 77));
 	chk_expect(c, qw, true, "free of an unallocated stats instance");
 	chk_op(qw, IRDMA_CQP_OP_GATHER_STATS, 0);
-	qw[4] = c->scratch->pa;
+	qw[IRDMA_CQP_STATS_BUF_PA] = c->scratch->pa;
 	memset(buf, 0xff, 1024);
 	chk_expect(c, qw, false, "GATHER_STATS");
 	CHECK(c, !buf[0] && !buf[127], "statistics buffer zeroed");
@@ -971,29 +982,29 @@ static void chk_objects(struct chk *c)
 
 	/* STags */
 	chk_op(qw, IRDMA_CQP_OP_ALLOC_STAG, IRDMA_CQP_STAG_QW3_MR);
-	qw[1] = FIELD_PREP(IRDMA_CQP_STAG_QW1_LEN, 4096) |
-		FIELD_PREP(IRDMA_CQP_STAG_QW1_GEN2_PDID, 3);
-	qw[2] = FIELD_PREP(IRDMA_CQP_STAG_QW2_IDX, 9);
+	qw[IRDMA_CQP_STAG_QW1] = FIELD_PREP(IRDMA_CQP_STAG_QW1_LEN, 4096) |
+				 FIELD_PREP(IRDMA_CQP_STAG_QW1_GEN2_PDID, 3);
+	qw[IRDMA_CQP_STAG_QW2] = FIELD_PREP(IRDMA_CQP_STAG_QW2_IDX, 9);
 	chk_expect(c, qw, false, "ALLOC_STAG");
 	chk_expect(c, qw, true, "ALLOC_STAG twice");
 	chk_op(qw, IRDMA_CQP_OP_DEALLOC_STAG, IRDMA_CQP_STAG_QW3_MR);
-	qw[1] = FIELD_PREP(IRDMA_CQP_STAG_QW1_GEN2_PDID, 4);
-	qw[2] = FIELD_PREP(IRDMA_CQP_STAG_QW2_IDX, 9);
+	qw[IRDMA_CQP_STAG_QW1] = FIELD_PREP(IRDMA_CQP_STAG_QW1_GEN2_PDID, 4);
+	qw[IRDMA_CQP_STAG_QW2] = FIELD_PREP(IRDMA_CQP_STAG_QW2_IDX, 9);
 	chk_expect(c, qw, true, "DEALLOC_STAG with the wrong PD");
-	qw[1] = FIELD_PREP(IRDMA_CQP_STAG_QW1_GEN2_PDID, 3);
+	qw[IRDMA_CQP_STAG_QW1] = FIELD_PREP(IRDMA_CQP_STAG_QW1_GEN2_PDID, 3);
 	chk_expect(c, qw, false, "DEALLOC_STAG");
 	chk_op(qw, IRDMA_CQP_OP_REG_MR, IRDMA_CQP_STAG_QW3_MR);
-	qw[1] = FIELD_PREP(IRDMA_CQP_STAG_QW1_LEN, 4096);
-	qw[2] = FIELD_PREP(IRDMA_CQP_STAG_QW2_IDX, 10);
-	qw[4] = CHK_BAD_PA;
+	qw[IRDMA_CQP_STAG_QW1] = FIELD_PREP(IRDMA_CQP_STAG_QW1_LEN, 4096);
+	qw[IRDMA_CQP_STAG_QW2] = FIELD_PREP(IRDMA_CQP_STAG_QW2_IDX, 10);
+	qw[IRDMA_CQP_STAG_PA] = CHK_BAD_PA;
 	chk_expect(c, qw, true, "REG_MR of memory not in RAM");
-	qw[4] = c->scratch->pa;
+	qw[IRDMA_CQP_STAG_PA] = c->scratch->pa;
 	chk_expect(c, qw, false, "REG_MR");
 
 	/* address handle */
 	chk_op(qw, IRDMA_CQP_OP_CREATE_ADDR_HANDLE,
 	       FIELD_PREP(IRDMA_CQP_AH_QW3_AVIDX, 2) | IRDMA_CQP_AH_QW3_IPV4VALID);
-	qw[2] = FIELD_PREP(IRDMA_CQP_AH_QW2_ARPINDEX, 3);
+	qw[IRDMA_CQP_AH_QW2] = FIELD_PREP(IRDMA_CQP_AH_QW2_ARPINDEX, 3);
 	chk_expect(c, qw, false, "CREATE_ADDR_HANDLE");
 	qw[IRDMA_CQP_WQE_HDR] |= FIELD_PREP(IRDMA_CQP_AH_QW3_AVIDX, 100);
 	chk_expect(c, qw, true, "AH index beyond the count");
