@@ -18,11 +18,15 @@
 #include <linux/if_vlan.h>
 #include <linux/log2.h>
 #include <linux/moduleparam.h>
+#include <net/inet_ecn.h>
 
 #include "irdma.h"
 #include "ctrl.h"
 #define CREATE_TRACE_POINTS
 #include "hw_trace.h"
+
+/* the retransmit timeout floor an iWARP QP context asks for */
+#define IRDMA_QPC_RTO_MIN	5
 
 static unsigned int cqp_timeout_ms = 10000;
 module_param(cqp_timeout_ms, uint, 0444);
@@ -1193,6 +1197,180 @@ int irdma_cqp_ws_node(struct irdma_pci_f *rf, const struct irdma_ws_params *p,
 	if (!ret && qs_handle)
 		*qs_handle = cmd.op_ret;
 	return ret;
+}
+
+/**
+ * irdma_qpc_common() - the context words every QP type has
+ * @rf: RDMA function
+ * @ctx: the context, zeroed here
+ * @p: the QP
+ */
+static void irdma_qpc_common(struct irdma_pci_f *rf, struct irdma_qp_ctx *ctx,
+			     const struct irdma_qpc_params *p)
+{
+	__le64 *qw = ctx->qw;
+
+	memset(ctx, 0, sizeof(*ctx));
+	qw[IRDMA_QPC_SQ_PA] = cpu_to_le64(p->sq_pa);
+	qw[IRDMA_QPC_RQ_PA] = cpu_to_le64(p->rq_pa);
+	/* ring sizes in 32-byte quanta, encoded log2 - 2 */
+	qw[IRDMA_QPC_QW3] =
+		le64_encode_bits(ilog2(p->rq_quanta) - 2, IRDMA_QPC_QW3_RQSIZE) |
+		le64_encode_bits(ilog2(p->sq_quanta) - 2, IRDMA_QPC_QW3_SQSIZE);
+	qw[IRDMA_QPC_QW17] =
+		le64_encode_bits(p->send_cq, IRDMA_QPC_QW17_TXCQNUM) |
+		le64_encode_bits(p->recv_cq, IRDMA_QPC_QW17_RXCQNUM);
+	if (p->priv)
+		qw[IRDMA_QPC_QW20] = cpu_to_le64(IRDMA_QPC_QW20_PRIVEN);
+	qw[IRDMA_QPC_COMPCTX] = cpu_to_le64(p->compl_ctx);
+	qw[IRDMA_QPC_QW22] =
+		le64_encode_bits(rf->qs_handle, IRDMA_QPC_QW22_QSHANDLE);
+}
+
+/**
+ * irdma_qpc_iwarp() - the host context of an iWARP QP, for CREATE_QP
+ * @rf: RDMA function
+ * @ctx: the context
+ * @p: the QP
+ *
+ * The TCP and connection words follow at offload: irdma_qpc_conn().
+ */
+void irdma_qpc_iwarp(struct irdma_pci_f *rf, struct irdma_qp_ctx *ctx,
+		     const struct irdma_qpc_params *p)
+{
+	__le64 *qw = ctx->qw;
+
+	irdma_qpc_common(rf, ctx, p);
+	qw[IRDMA_QPC_QW0] =
+		le64_encode_bits(1, IRDMA_QPC_QW0_DDP_VER) |
+		le64_encode_bits(1, IRDMA_QPC_QW0_RDMAP_VER) |
+		le64_encode_bits(p->rq_shift, IRDMA_QPC_QW0_RQWQESIZE) |
+		le64_encode_bits(p->pd_id >> 16, IRDMA_QPC_QW0_PDIDXHI) |
+		le64_encode_bits(rf->gen >= IRDMA_GEN_2, IRDMA_QPC_QW0_IBRDENABLE);
+	qw[IRDMA_QPC_QW7] = le64_encode_bits(p->pd_id & 0xffff,
+					     IRDMA_QPC_QW7_PDIDX);
+	qw[IRDMA_QPC_QW16] = le64_encode_bits(IRDMA_QPC_RTO_MIN,
+					      IRDMA_QPC_QW16_RTOMIN);
+	qw[IRDMA_QPC_QW18] = cpu_to_le64(p->q2_pa & IRDMA_QPC_QW18_Q2ADDR);
+	qw[IRDMA_QPC_QW19] = le64_encode_bits(ether_addr_to_u64(p->mac),
+					      IRDMA_QPC_QW19_MACADDRESS);
+	qw[IRDMA_QPC_QW20] |=
+		le64_encode_bits(p->wr_en, IRDMA_QPC_QW20_WRRDRSPOK) |
+		le64_encode_bits(p->rd_en, IRDMA_QPC_QW20_RDOK) |
+		cpu_to_le64(IRDMA_QPC_QW20_BINDEN | IRDMA_QPC_QW20_IWARPMODE);
+	if (p->priv)
+		qw[IRDMA_QPC_QW20] |= cpu_to_le64(IRDMA_QPC_QW20_FASTREGEN);
+	qw[IRDMA_QPC_QW22] |= le64_encode_bits(IRDMA_IEQ_ID,
+					       IRDMA_QPC_QW22_EXCEPTION_LAN_QUEUE);
+}
+
+/**
+ * irdma_qpc_uda() - the host context of a privileged UD QP (the ILQ)
+ * @rf: RDMA function
+ * @ctx: the context
+ * @p: the QP
+ */
+void irdma_qpc_uda(struct irdma_pci_f *rf, struct irdma_qp_ctx *ctx,
+		   const struct irdma_qpc_params *p)
+{
+	irdma_qpc_common(rf, ctx, p);
+	ctx->qw[IRDMA_QPC_QW6] = le64_encode_bits(p->mss, IRDMA_QPC_QW6_SNDMSS);
+}
+
+/**
+ * irdma_qpc_ird_code() - IRDSIZE encoding of an IRD
+ * @ird: inbound reads
+ *
+ * Return: the code for the power of two that holds 2 x @ird.
+ */
+static u8 irdma_qpc_ird_code(u32 ird)
+{
+	u32 n = roundup_pow_of_two(max_t(u32, 2 * ird, 4));
+
+	if (n >= 256)
+		return IRDMA_IRD_HW_SIZE_256;
+	if (n >= 128)
+		return IRDMA_IRD_HW_SIZE_128;
+	if (n >= 32)
+		return IRDMA_IRD_HW_SIZE_64;
+	if (n >= 8)
+		return IRDMA_IRD_HW_SIZE_16;
+	return IRDMA_IRD_HW_SIZE_4;
+}
+
+/**
+ * irdma_qpc_conn() - add an offloaded connection's TCP and iWARP words to
+ * an iWARP QP's host context, for the MODIFY_QP to RTS
+ * @ctx: the context irdma_qpc_iwarp() wrote
+ * @info: the connection, from the CM
+ * @wr_en: remote writes allowed, as modify_qp left them
+ * @rd_en: remote reads allowed, the same way
+ */
+void irdma_qpc_conn(struct irdma_qp_ctx *ctx,
+		    const struct irdma_cm_offload_info *info, bool wr_en,
+		    bool rd_en)
+{
+	__le64 *qw = ctx->qw;
+	u8 tos = info->tos & ~INET_ECN_MASK;
+
+	/* ECT(0) and ECN handling only where the handshake negotiated it */
+	if (info->ecn)
+		tos |= INET_ECN_ECT_0;
+	qw[IRDMA_QPC_QW0] |=
+		le64_encode_bits(info->ipv4, IRDMA_QPC_QW0_IPV4) |
+		le64_encode_bits(info->insert_vlan, IRDMA_QPC_QW0_INSERTVLANTAG) |
+		le64_encode_bits(info->ecn, IRDMA_QPC_QW0_ECN_EN) |
+		le64_encode_bits(1, IRDMA_QPC_QW0_DROPOOOSEG);
+	qw[IRDMA_QPC_QW3] |=
+		le64_encode_bits(info->ttl, IRDMA_QPC_QW3_TTL) |
+		le64_encode_bits(tos, IRDMA_QPC_QW3_TOS) |
+		le64_encode_bits(info->loc_port, IRDMA_QPC_QW3_SRCPORT) |
+		le64_encode_bits(info->rem_port, IRDMA_QPC_QW3_DESTPORT);
+	irdma_ip_to_words(&qw[IRDMA_QPC_DEST_IP_HI], &qw[IRDMA_QPC_DEST_IP_LO],
+			  info->rem_addr, info->ipv4);
+	qw[IRDMA_QPC_QW6] =
+		le64_encode_bits(info->mss, IRDMA_QPC_QW6_SNDMSS) |
+		le64_encode_bits(IRDMA_SYN_RST_HW_TCP_SECURE,
+				 IRDMA_QPC_QW6_SYN_RST_HANDLING) |
+		le64_encode_bits(info->insert_vlan ? info->vlan_tci : 0,
+				 IRDMA_QPC_QW6_VLANTAG) |
+		le64_encode_bits(info->arp_idx, IRDMA_QPC_QW6_ARPIDX);
+	qw[IRDMA_QPC_QW7] |=
+		le64_encode_bits(1, IRDMA_QPC_QW7_WSCALE) |
+		le64_encode_bits(1, IRDMA_QPC_QW7_IGNORE_TCP_OPT) |
+		le64_encode_bits(1, IRDMA_QPC_QW7_IGNORE_TCP_UNS_OPT) |
+		le64_encode_bits(IRDMA_TCPS_ESTABLISHED, IRDMA_QPC_QW7_TCPSTATE) |
+		le64_encode_bits(info->rcv_wscale, IRDMA_QPC_QW7_RCVSCALE) |
+		le64_encode_bits(info->snd_wscale, IRDMA_QPC_QW7_SNDSCALE);
+	qw[IRDMA_QPC_QW10] = le64_encode_bits(info->snd_nxt, IRDMA_QPC_QW10_SNDNXT) |
+			     le64_encode_bits(info->snd_wnd, IRDMA_QPC_QW10_SNDWND);
+	qw[IRDMA_QPC_QW11] = le64_encode_bits(info->rcv_nxt, IRDMA_QPC_QW11_RCVNXT) |
+			     le64_encode_bits(info->rcv_wnd, IRDMA_QPC_QW11_RCVWND);
+	qw[IRDMA_QPC_QW12] = le64_encode_bits(info->snd_nxt, IRDMA_QPC_QW12_SNDMAX) |
+			     le64_encode_bits(info->snd_una, IRDMA_QPC_QW12_SNDUNA);
+	qw[IRDMA_QPC_QW13] = le64_encode_bits(info->rtt_var, IRDMA_QPC_QW13_RTTVAR);
+	qw[IRDMA_QPC_QW14] = le64_encode_bits(info->ss_thresh, IRDMA_QPC_QW14_SSTHRESH) |
+			     le64_encode_bits(info->cwnd, IRDMA_QPC_QW14_CWND);
+	qw[IRDMA_QPC_QW15] = le64_encode_bits(info->rcv_nxt, IRDMA_QPC_QW15_SNDWL1) |
+			     le64_encode_bits(info->snd_nxt, IRDMA_QPC_QW15_SNDWL2);
+	qw[IRDMA_QPC_QW16] |=
+		le64_encode_bits(info->max_snd_wnd, IRDMA_QPC_QW16_MAXSNDWND) |
+		le64_encode_bits(info->rexmit_thresh, IRDMA_QPC_QW16_REXMIT_THRESH);
+	qw[IRDMA_QPC_QW20] &= ~cpu_to_le64(IRDMA_QPC_QW20_WRRDRSPOK |
+					   IRDMA_QPC_QW20_RDOK);
+	qw[IRDMA_QPC_QW20] |=
+		le64_encode_bits(wr_en, IRDMA_QPC_QW20_WRRDRSPOK) |
+		le64_encode_bits(rd_en, IRDMA_QPC_QW20_RDOK) |
+		le64_encode_bits(info->ord, IRDMA_QPC_QW20_ORDSIZE) |
+		le64_encode_bits(irdma_qpc_ird_code(info->ird),
+				 IRDMA_QPC_QW20_IRDSIZE) |
+		le64_encode_bits(!info->crc, IRDMA_QPC_QW20_RCVNOMPACRC) |
+		le64_encode_bits(info->snd_nxt, IRDMA_QPC_QW20_SNDMARKOFFSET) |
+		le64_encode_bits(info->rcv_nxt, IRDMA_QPC_QW20_RCVMARKOFFSET);
+	irdma_ip_to_words(&qw[IRDMA_QPC_LOCAL_IP_HI], &qw[IRDMA_QPC_LOCAL_IP_LO],
+			  info->loc_addr, info->ipv4);
+	qw[IRDMA_QPC_QW26] = le64_encode_bits(info->arp_idx,
+					      IRDMA_QPC_QW26_REMENDPOINTIDX);
 }
 
 /**

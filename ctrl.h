@@ -202,6 +202,51 @@ struct irdma_qp_cmd_params {
 	bool reset_con;
 };
 
+/**
+ * struct irdma_qpc_params - what a QP's host context says before any
+ * connection (both QP types)
+ * @sq_pa: SQ ring DMA address, or its first PBLE index when it has a PBL
+ * @rq_pa: the RQ ring's, the same way
+ * @sq_quanta: SQ size in 32-byte quanta, a power of two
+ * @rq_quanta: RQ size in quanta
+ * @rq_shift: RQ WQE size as a shift of quanta (iWARP)
+ * @pd_id: protection domain (iWARP)
+ * @send_cq: CQ of the SQ's completions
+ * @recv_cq: CQ of the RQ's
+ * @q2_pa: the QP's Q2 area, where the adapter puts TERMINATE frames (iWARP)
+ * @mac: the local MAC (iWARP)
+ * @compl_ctx: completion context, returned in CQEs and AEQEs
+ * @mss: the largest frame sent (UDA; an iWARP QP's comes with its
+ *	connection)
+ * @wr_en: remote writes allowed (iWARP)
+ * @rd_en: remote reads allowed (iWARP)
+ * @priv: a kernel QP: STag 0 reaches DMA memory; iWARP: fast register
+ */
+struct irdma_qpc_params {
+	u64 sq_pa;
+	u64 rq_pa;
+	u32 sq_quanta;
+	u32 rq_quanta;
+	u8 rq_shift;
+	u32 pd_id;
+	u32 send_cq;
+	u32 recv_cq;
+	dma_addr_t q2_pa;
+	const u8 *mac;
+	u64 compl_ctx;
+	u16 mss;
+	bool wr_en;
+	bool rd_en;
+	bool priv;
+};
+
+void irdma_qpc_iwarp(struct irdma_pci_f *rf, struct irdma_qp_ctx *ctx,
+		     const struct irdma_qpc_params *p);
+void irdma_qpc_uda(struct irdma_pci_f *rf, struct irdma_qp_ctx *ctx,
+		   const struct irdma_qpc_params *p);
+void irdma_qpc_conn(struct irdma_qp_ctx *ctx,
+		    const struct irdma_cm_offload_info *info, bool wr_en,
+		    bool rd_en);
 int irdma_cqp_qp_cmd(struct irdma_pci_f *rf, enum irdma_cqp_op op,
 		     const struct irdma_qp_cmd_params *p);
 

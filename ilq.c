@@ -13,7 +13,6 @@
  * valid bit flipped; transmit buffers are one per SQ slot.
  */
 #include <linux/etherdevice.h>
-#include <linux/log2.h>
 
 #include "irdma.h"
 #include "ctrl.h"
@@ -59,24 +58,19 @@ static void irdma_ilq_post_rx(struct irdma_ilq *ilq, u32 idx, bool first)
  */
 static void irdma_ilq_fill_ctx(struct irdma_pci_f *rf, struct irdma_ilq *ilq)
 {
-	struct irdma_qp_ctx *ctx = ilq->ctx;
-	/* ring sizes in 32-byte quanta, encoded log2 - 2 */
-	u32 code = ilog2(ilq->size) - 2;
+	struct irdma_qpc_params p = {
+		.sq_pa = ilq->sq_pa,
+		.rq_pa = ilq->rq_pa,
+		.sq_quanta = ilq->size,
+		.rq_quanta = ilq->size,
+		.send_cq = IRDMA_ILQ_ID,
+		.recv_cq = IRDMA_ILQ_ID,
+		.compl_ctx = IRDMA_ILQ_ID,
+		.mss = IRDMA_ILQ_BUF_SIZE,
+		.priv = true,
+	};
 
-	memset(ctx, 0, sizeof(*ctx));
-	ctx->qw[IRDMA_QPC_SQ_PA] = cpu_to_le64(ilq->sq_pa);
-	ctx->qw[IRDMA_QPC_RQ_PA] = cpu_to_le64(ilq->rq_pa);
-	ctx->qw[IRDMA_QPC_QW3] = le64_encode_bits(code, IRDMA_QPC_QW3_RQSIZE) |
-				 le64_encode_bits(code, IRDMA_QPC_QW3_SQSIZE);
-	ctx->qw[IRDMA_QPC_QW6] = le64_encode_bits(IRDMA_ILQ_BUF_SIZE,
-						  IRDMA_QPC_QW6_SNDMSS);
-	ctx->qw[IRDMA_QPC_QW17] =
-		le64_encode_bits(IRDMA_ILQ_ID, IRDMA_QPC_QW17_TXCQNUM) |
-		le64_encode_bits(IRDMA_ILQ_ID, IRDMA_QPC_QW17_RXCQNUM);
-	ctx->qw[IRDMA_QPC_QW20] = cpu_to_le64(IRDMA_QPC_QW20_PRIVEN);
-	ctx->qw[IRDMA_QPC_COMPCTX] = cpu_to_le64(IRDMA_ILQ_ID);
-	ctx->qw[IRDMA_QPC_QW22] =
-		le64_encode_bits(rf->qs_handle, IRDMA_QPC_QW22_QSHANDLE);
+	irdma_qpc_uda(rf, ilq->ctx, &p);
 }
 
 /**

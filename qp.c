@@ -19,7 +19,6 @@
 #include <linux/highmem.h>
 #include <linux/log2.h>
 #include <asm/unaligned.h>
-#include <net/inet_ecn.h>
 #include <rdma/ib_umem.h>
 #include <rdma/irdma-abi.h>
 #include <rdma/uverbs_ioctl.h>
@@ -30,7 +29,6 @@
 #include "wqe.h"
 
 #define IRDMA_Q2CTX_SIZE	(IRDMA_Q2_BUF_SIZE + IRDMA_QP_CTX_SIZE)
-#define IRDMA_RTO_MIN		5
 #define IRDMA_QP_CAP_WRITE_IMM	BIT(0)
 
 /**
@@ -75,146 +73,34 @@ static dma_addr_t irdma_qp_ctx_pa(struct irdma_qp *iwqp)
 }
 
 /**
- * irdma_ird_code() - IRDSIZE encoding of an IRD
- * @ird: inbound reads
- *
- * Return: the code for the power of two that holds 2 x @ird.
- */
-static u8 irdma_ird_code(u32 ird)
-{
-	u32 n = roundup_pow_of_two(max_t(u32, 2 * ird, 4));
-
-	if (n >= 256)
-		return IRDMA_IRD_HW_SIZE_256;
-	if (n >= 128)
-		return IRDMA_IRD_HW_SIZE_128;
-	if (n >= 32)
-		return IRDMA_IRD_HW_SIZE_64;
-	if (n >= 8)
-		return IRDMA_IRD_HW_SIZE_16;
-	return IRDMA_IRD_HW_SIZE_4;
-}
-
-/**
- * irdma_qp_fill_ctx() - the QP context words written at create
+ * irdma_qp_fill_ctx() - the QP's host context, for CREATE_QP
  * @iwqp: QP with its rings, CQs and PD set
  *
- * The TCP words are added by irdma_qp_fill_tcp_ctx() at offload.
+ * The connection's words are added at offload (irdma_qpc_conn()).
  */
 static void irdma_qp_fill_ctx(struct irdma_qp *iwqp)
 {
-	struct irdma_pci_f *rf = iwqp->iwdev->rf;
-	struct irdma_qp_ctx *ctx = irdma_qp_ctx(iwqp);
-	__le64 *qw = ctx->qw;
+	struct irdma_qpc_params p = {
+		.sq_pa = iwqp->sq_pbl.level ? iwqp->sq_pbl.first :
+					      iwqp->sq_pbl.pa,
+		.rq_pa = iwqp->rq_pbl.level ? iwqp->rq_pbl.first :
+					      iwqp->rq_pbl.pa,
+		.sq_quanta = iwqp->sq_quanta,
+		.rq_quanta = iwqp->rq_quanta,
+		.rq_shift = iwqp->rq_shift,
+		.pd_id = iwqp->pd_id,
+		.send_cq = iwqp->send_cq,
+		.recv_cq = iwqp->recv_cq,
+		.q2_pa = iwqp->q2ctx.pa,
+		.mac = iwqp->iwdev->netdev->dev_addr,
+		.compl_ctx = iwqp->compl_ctx,
+		.wr_en = iwqp->wr_en,
+		.rd_en = iwqp->rd_en,
+		/* kernel QPs: STag 0 addresses DMA memory; fast registration */
+		.priv = !!iwqp->k,
+	};
 
-	memset(ctx, 0, sizeof(*ctx));
-	qw[IRDMA_QPC_QW0] =
-		le64_encode_bits(1, IRDMA_QPC_QW0_DDP_VER) |
-		le64_encode_bits(1, IRDMA_QPC_QW0_RDMAP_VER) |
-		le64_encode_bits(iwqp->rq_shift, IRDMA_QPC_QW0_RQWQESIZE) |
-		le64_encode_bits(iwqp->pd_id >> 16, IRDMA_QPC_QW0_PDIDXHI) |
-		le64_encode_bits(rf->gen >= IRDMA_GEN_2, IRDMA_QPC_QW0_IBRDENABLE);
-	qw[IRDMA_QPC_SQ_PA] = cpu_to_le64(iwqp->sq_pbl.level ? iwqp->sq_pbl.first :
-					  iwqp->sq_pbl.pa);
-	qw[IRDMA_QPC_RQ_PA] = cpu_to_le64(iwqp->rq_pbl.level ? iwqp->rq_pbl.first :
-					  iwqp->rq_pbl.pa);
-	qw[IRDMA_QPC_QW3] =
-		le64_encode_bits(ilog2(iwqp->rq_quanta) - 2, IRDMA_QPC_QW3_RQSIZE) |
-		le64_encode_bits(ilog2(iwqp->sq_quanta) - 2, IRDMA_QPC_QW3_SQSIZE);
-	qw[IRDMA_QPC_QW7] = le64_encode_bits(iwqp->pd_id & 0xffff,
-					     IRDMA_QPC_QW7_PDIDX);
-	qw[IRDMA_QPC_QW16] = le64_encode_bits(IRDMA_RTO_MIN, IRDMA_QPC_QW16_RTOMIN);
-	qw[IRDMA_QPC_QW17] = le64_encode_bits(iwqp->send_cq, IRDMA_QPC_QW17_TXCQNUM) |
-			     le64_encode_bits(iwqp->recv_cq, IRDMA_QPC_QW17_RXCQNUM);
-	qw[IRDMA_QPC_QW18] = cpu_to_le64(iwqp->q2ctx.pa & IRDMA_QPC_QW18_Q2ADDR);
-	qw[IRDMA_QPC_QW19] =
-		le64_encode_bits(ether_addr_to_u64(iwqp->iwdev->netdev->dev_addr),
-				 IRDMA_QPC_QW19_MACADDRESS);
-	qw[IRDMA_QPC_QW20] =
-		le64_encode_bits(iwqp->wr_en, IRDMA_QPC_QW20_WRRDRSPOK) |
-		le64_encode_bits(iwqp->rd_en, IRDMA_QPC_QW20_RDOK) |
-		cpu_to_le64(IRDMA_QPC_QW20_BINDEN | IRDMA_QPC_QW20_IWARPMODE);
-	/* kernel QPs: STag 0 addresses DMA memory; fast registration */
-	if (iwqp->k)
-		qw[IRDMA_QPC_QW20] |= cpu_to_le64(IRDMA_QPC_QW20_PRIVEN |
-						  IRDMA_QPC_QW20_FASTREGEN);
-	qw[IRDMA_QPC_COMPCTX] = cpu_to_le64(iwqp->compl_ctx);
-	qw[IRDMA_QPC_QW22] =
-		le64_encode_bits(rf->qs_handle, IRDMA_QPC_QW22_QSHANDLE) |
-		le64_encode_bits(IRDMA_IEQ_ID, IRDMA_QPC_QW22_EXCEPTION_LAN_QUEUE);
-}
-
-/**
- * irdma_qp_fill_tcp_ctx() - the TCP and iWARP words of an offloaded
- * connection
- * @iwqp: QP
- * @info: the connection, from the CM
- */
-static void irdma_qp_fill_tcp_ctx(struct irdma_qp *iwqp,
-				  const struct irdma_cm_offload_info *info)
-{
-	struct irdma_qp_ctx *ctx = irdma_qp_ctx(iwqp);
-	__le64 *qw = ctx->qw;
-	u8 tos = info->tos & ~INET_ECN_MASK;
-
-	/* ECT(0) and ECN handling only where the handshake negotiated it */
-	if (info->ecn)
-		tos |= INET_ECN_ECT_0;
-	qw[IRDMA_QPC_QW0] |=
-		le64_encode_bits(info->ipv4, IRDMA_QPC_QW0_IPV4) |
-		le64_encode_bits(info->insert_vlan, IRDMA_QPC_QW0_INSERTVLANTAG) |
-		le64_encode_bits(info->ecn, IRDMA_QPC_QW0_ECN_EN) |
-		le64_encode_bits(1, IRDMA_QPC_QW0_DROPOOOSEG);
-	qw[IRDMA_QPC_QW3] |=
-		le64_encode_bits(info->ttl, IRDMA_QPC_QW3_TTL) |
-		le64_encode_bits(tos, IRDMA_QPC_QW3_TOS) |
-		le64_encode_bits(info->loc_port, IRDMA_QPC_QW3_SRCPORT) |
-		le64_encode_bits(info->rem_port, IRDMA_QPC_QW3_DESTPORT);
-	irdma_ip_to_words(&qw[IRDMA_QPC_DEST_IP_HI], &qw[IRDMA_QPC_DEST_IP_LO],
-			  info->rem_addr, info->ipv4);
-	qw[IRDMA_QPC_QW6] =
-		le64_encode_bits(info->mss, IRDMA_QPC_QW6_SNDMSS) |
-		le64_encode_bits(IRDMA_SYN_RST_HW_TCP_SECURE,
-				 IRDMA_QPC_QW6_SYN_RST_HANDLING) |
-		le64_encode_bits(info->insert_vlan ? info->vlan_tci : 0,
-				 IRDMA_QPC_QW6_VLANTAG) |
-		le64_encode_bits(info->arp_idx, IRDMA_QPC_QW6_ARPIDX);
-	qw[IRDMA_QPC_QW7] |=
-		le64_encode_bits(1, IRDMA_QPC_QW7_WSCALE) |
-		le64_encode_bits(1, IRDMA_QPC_QW7_IGNORE_TCP_OPT) |
-		le64_encode_bits(1, IRDMA_QPC_QW7_IGNORE_TCP_UNS_OPT) |
-		le64_encode_bits(IRDMA_TCPS_ESTABLISHED, IRDMA_QPC_QW7_TCPSTATE) |
-		le64_encode_bits(info->rcv_wscale, IRDMA_QPC_QW7_RCVSCALE) |
-		le64_encode_bits(info->snd_wscale, IRDMA_QPC_QW7_SNDSCALE);
-	qw[IRDMA_QPC_QW10] = le64_encode_bits(info->snd_nxt, IRDMA_QPC_QW10_SNDNXT) |
-			     le64_encode_bits(info->snd_wnd, IRDMA_QPC_QW10_SNDWND);
-	qw[IRDMA_QPC_QW11] = le64_encode_bits(info->rcv_nxt, IRDMA_QPC_QW11_RCVNXT) |
-			     le64_encode_bits(info->rcv_wnd, IRDMA_QPC_QW11_RCVWND);
-	qw[IRDMA_QPC_QW12] = le64_encode_bits(info->snd_nxt, IRDMA_QPC_QW12_SNDMAX) |
-			     le64_encode_bits(info->snd_una, IRDMA_QPC_QW12_SNDUNA);
-	qw[IRDMA_QPC_QW13] = le64_encode_bits(info->rtt_var, IRDMA_QPC_QW13_RTTVAR);
-	qw[IRDMA_QPC_QW14] = le64_encode_bits(info->ss_thresh, IRDMA_QPC_QW14_SSTHRESH) |
-			     le64_encode_bits(info->cwnd, IRDMA_QPC_QW14_CWND);
-	qw[IRDMA_QPC_QW15] = le64_encode_bits(info->rcv_nxt, IRDMA_QPC_QW15_SNDWL1) |
-			     le64_encode_bits(info->snd_nxt, IRDMA_QPC_QW15_SNDWL2);
-	qw[IRDMA_QPC_QW16] |=
-		le64_encode_bits(info->max_snd_wnd, IRDMA_QPC_QW16_MAXSNDWND) |
-		le64_encode_bits(info->rexmit_thresh, IRDMA_QPC_QW16_REXMIT_THRESH);
-	/* the access flags as modify_qp left them */
-	qw[IRDMA_QPC_QW20] &= ~cpu_to_le64(IRDMA_QPC_QW20_WRRDRSPOK |
-					   IRDMA_QPC_QW20_RDOK);
-	qw[IRDMA_QPC_QW20] |=
-		le64_encode_bits(iwqp->wr_en, IRDMA_QPC_QW20_WRRDRSPOK) |
-		le64_encode_bits(iwqp->rd_en, IRDMA_QPC_QW20_RDOK) |
-		le64_encode_bits(info->ord, IRDMA_QPC_QW20_ORDSIZE) |
-		le64_encode_bits(irdma_ird_code(info->ird), IRDMA_QPC_QW20_IRDSIZE) |
-		le64_encode_bits(!info->crc, IRDMA_QPC_QW20_RCVNOMPACRC) |
-		le64_encode_bits(info->snd_nxt, IRDMA_QPC_QW20_SNDMARKOFFSET) |
-		le64_encode_bits(info->rcv_nxt, IRDMA_QPC_QW20_RCVMARKOFFSET);
-	irdma_ip_to_words(&qw[IRDMA_QPC_LOCAL_IP_HI], &qw[IRDMA_QPC_LOCAL_IP_LO],
-			  info->loc_addr, info->ipv4);
-	qw[IRDMA_QPC_QW26] = le64_encode_bits(info->arp_idx,
-					      IRDMA_QPC_QW26_REMENDPOINTIDX);
+	irdma_qpc_iwarp(iwqp->iwdev->rf, irdma_qp_ctx(iwqp), &p);
 }
 
 /**
@@ -973,7 +859,7 @@ int irdma_qp_offload(struct irdma_qp *iwqp,
 	ret = irdma_qp_write_conn_wqes(iwqp, info);
 	if (ret)
 		goto out;
-	irdma_qp_fill_tcp_ctx(iwqp, info);
+	irdma_qpc_conn(irdma_qp_ctx(iwqp), info, iwqp->wr_en, iwqp->rd_en);
 	/* the context must be in memory before the modify points at it */
 	dma_wmb();
 
