@@ -915,7 +915,8 @@ static_assert(sizeof(struct irdma_cqe) == 32);
 #define IRDMA_CQ_SHADOW_ARM_NEXT_SE	BIT_ULL(15)
 #define IRDMA_CQ_SHADOW_ARM_SEQ_NUM	GENMASK_ULL(17, 16)
 
-/* QP doorbell shadow area: hardware SQ tail */
+/* QP doorbell shadow area: the adapter's SQ tail, which libirdma reads */
+#define IRDMA_QP_SHADOW_QW0		0
 #define IRDMA_QP_SHADOW_QW0_HW_SQ_TAIL	GENMASK_ULL(14, 0)
 #define IRDMA_QP_SHADOW_SIZE		64
 

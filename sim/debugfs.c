@@ -13,6 +13,9 @@
  *   drop_wqealloc     the next N WQEALLOC writes naming an iWARP QP are
  *                     discarded, as if they never reached the adapter: the
  *                     WQEs they announce wait for a later doorbell
+ *   drop_user_db      the next N doorbells found in the user doorbell page
+ *                     are discarded the same way: the user QP's WQEs wait
+ *                     for its next doorbell
  * State (read-only): info, regs, cqp (per-opcode counts), hmc, queues,
  * objects, irq, stats, net (the data path: steering and UDA QP counters).
  * Counters (write-only): gstat_advance moves every GATHER_STATS counter
@@ -53,6 +56,7 @@ void irdma_sim_knobs_init(struct irdma_sim_knobs *k)
 	k->fail_cqp_create = READ_ONCE(d->fail_cqp_create);
 	k->drop_interrupts = READ_ONCE(d->drop_interrupts);
 	k->drop_wqealloc = READ_ONCE(d->drop_wqealloc);
+	k->drop_user_db = READ_ONCE(d->drop_user_db);
 	k->fail_opcode = READ_ONCE(d->fail_opcode);
 	k->fail_major = READ_ONCE(d->fail_major);
 	k->fail_minor = READ_ONCE(d->fail_minor);
@@ -69,6 +73,7 @@ static void irdma_sim_knobs_files(struct dentry *d, struct irdma_sim_knobs *k)
 	debugfs_create_bool("fail_cqp_create", 0600, d, &k->fail_cqp_create);
 	debugfs_create_bool("drop_interrupts", 0600, d, &k->drop_interrupts);
 	debugfs_create_u32("drop_wqealloc", 0600, d, &k->drop_wqealloc);
+	debugfs_create_u32("drop_user_db", 0600, d, &k->drop_user_db);
 	debugfs_create_x32("fail_opcode", 0600, d, &k->fail_opcode);
 	debugfs_create_x16("fail_major", 0600, d, &k->fail_major);
 	debugfs_create_x16("fail_minor", 0600, d, &k->fail_minor);
@@ -368,6 +373,8 @@ static int irdma_sim_stats_show(struct seq_file *s, void *unused)
 	seq_printf(s, "cqarm %llu\ncqack %llu\naeqalloc %llu\nwqealloc %llu\nwqealloc_dropped %llu\n",
 		   st->cqarm, st->cqack, st->aeqalloc, st->wqealloc,
 		   st->wqealloc_dropped);
+	seq_printf(s, "user_db %llu\nuser_db_dropped %llu\n", st->user_db,
+		   st->user_db_dropped);
 	seq_printf(s, "bad_reg %llu\nqhash_del_miss %llu\napbvt_anomalies %llu\n",
 		   st->bad_reg, st->qhash_del_miss, st->apbvt_anomalies);
 	return 0;

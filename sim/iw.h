@@ -219,6 +219,7 @@ enum irdma_sim_iw_phase {
  * @rq_tail: next RQ WQE
  * @rq_pol: RQ lap polarity
  * @priv: privileged (kernel) QP: STag 0 is a DMA address
+ * @user: a user QP at create (counted in sim->iw_user_qps)
  * @fastreg: fast registration allowed
  * @rd_ok: the context allows inbound RDMA Read Requests (RDOK)
  * @wr_ok: the context allows inbound RDMA Writes (WRRDRSPOK)
@@ -314,6 +315,7 @@ struct irdma_sim_iw {
 	u32 rq_tail;
 	u8 rq_pol;
 	bool priv;
+	bool user;
 	bool fastreg;
 	bool rd_ok;
 	bool wr_ok;

@@ -34,13 +34,18 @@
  * Doorbells.  Kernel (privileged) QPs ring WQEALLOC: nothing else wakes an
  * idle kernel QP's engine for its SQ (while the engine runs for other work,
  * an arriving FPDU or a command, it takes every valid WQE at the SQ's
- * tail, announced or not).  libirdma stores the QP id into the user
- * doorbell page with a plain store, which the model cannot trap: a poller
- * thread per instance looks at the SQ valid bit at the consumer index of
- * every running user QP.  While work turns up (found by the poller or done by any engine) it
- * sleeps 20-50 us between scans; after 100 ms without work it backs off
- * to 2 ms; with no running user QP it sleeps until one starts.  Cost: one
- * 8-byte load per user QP per scan; kernel QPs cost it nothing.
+ * tail, announced or not).  User QPs ring the user doorbell page:
+ * libirdma stores the QP id there with a plain store, which the model
+ * cannot trap, so a poller thread per instance reads and clears that word.
+ * libirdma rings after every post (rdma-core 37 and later; older ones read
+ * the SQ tail the adapter keeps in the QP's shadow area and rang only an
+ * SQ the adapter had caught up with, so the engine writes that tail as it
+ * takes WQEs, as the adapter does).  A doorbell starts a scan of the
+ * running user QPs that kicks each one with a valid WQE at its tail (one
+ * word cannot say which QPs rang).  The poller reads the word every
+ * 20-50 us while doorbells come or engines work, every 2 ms after 100 ms
+ * without, and sleeps while there is no user QP: its cost does not grow
+ * with idle QPs, and kernel QPs cost it nothing.
  */
 
 #include <linux/bitfield.h>
@@ -183,6 +188,30 @@ static u32 irdma_sim_iw_wqe_quanta(u64 hdr)
 		return 1;
 	}
 	return 1 + (FIELD_GET(IRDMA_WQE_HDR_ADDFRAGCNT, hdr) + 1) / 2;
+}
+
+/**
+ * irdma_sim_iw_sq_shadow() - publish the SQ tail in the QP's shadow area
+ * @iw: engine that just took a WQE
+ *
+ * Providers before rdma-core 37 read this tail after writing WQEs and
+ * rang the doorbell only when the adapter had caught up with every WQE
+ * before them (an adapter that is behind takes the new ones on its own);
+ * today's libirdma rings at every post and reads no tail.  The barrier
+ * pairs with the one such a provider puts between a WQE's valid bit and
+ * its read of the tail: either it sees this tail and rings, or the
+ * engine, which looks at the SQ again before it stops, sees the WQE.
+ */
+static void irdma_sim_iw_sq_shadow(struct irdma_sim_iw *iw)
+{
+	__le64 *shadow = iw->qp->shadow;
+
+	if (shadow)
+		WRITE_ONCE(shadow[IRDMA_QP_SHADOW_QW0],
+			   cpu_to_le64(FIELD_PREP(IRDMA_QP_SHADOW_QW0_HW_SQ_TAIL,
+						  iw->sq_tail)));
+	/* the tail store before the next valid-bit load (see above) */
+	smp_mb();
 }
 
 /**
@@ -344,6 +373,7 @@ static bool irdma_sim_iw_sq_one(struct irdma_sim_iw *iw)
 	} else {
 		WRITE_ONCE(iw->sq_tail, iw->sq_tail + quanta);
 	}
+	irdma_sim_iw_sq_shadow(iw);
 
 	switch (op) {
 	case IRDMA_WQE_OP_NOP:
@@ -842,9 +872,19 @@ bool irdma_sim_iw_create(struct irdma_sim *sim, struct irdma_sim_cmd *cmd,
 		kfree(iw);
 		return false;
 	}
+	/* checked by irdma_sim_qp_read(); the engine writes its SQ tail there */
+	qp->shadow = irdma_sim_dma_va(sim, qp->shadow_pa, IRDMA_QP_SHADOW_SIZE);
+	iw->user = !iw->priv;
 	spin_lock_irqsave(&sim->lock, flags);
 	list_add_tail(&iw->node, &sim->iw_list);
+	if (iw->user) {
+		/* the poller starts watching the doorbell page */
+		sim->iw_user_qps++;
+		WRITE_ONCE(sim->poll_kick, true);
+	}
 	spin_unlock_irqrestore(&sim->lock, flags);
+	if (iw->user)
+		wake_up(&sim->poll_wq);
 	qp->iw = iw;
 	return true;
 }
@@ -1084,6 +1124,8 @@ void irdma_sim_iw_destroy(struct irdma_sim *sim, struct irdma_sim_qp *qp)
 	spin_lock_irqsave(&sim->lock, flags);
 	WRITE_ONCE(iw->stopping, true);
 	list_del_init(&iw->node);
+	if (iw->user)
+		sim->iw_user_qps--;
 	if (!hlist_unhashed(&iw->hnode))
 		hash_del_rcu(&iw->hnode);
 	spin_unlock_irqrestore(&sim->lock, flags);
@@ -1106,34 +1148,65 @@ void irdma_sim_iw_destroy(struct irdma_sim *sim, struct irdma_sim_qp *qp)
 /* ------------------------------------------------------------------------ */
 
 /**
+ * irdma_sim_iw_db_taken() - read and clear the user doorbell page's
+ * WQEALLOC word
+ * @sim: instance
+ *
+ * libirdma stores a QP id there to announce WQEs; the model cannot trap
+ * the store, so the poller takes the word.  Stores of several QPs between
+ * two takes leave one id: a doorbell only says that some user QP rang,
+ * and the scan that follows serves every one with work.  The
+ * drop_user_db knob discards doorbells here.
+ *
+ * Context: the poller thread, the only reader of the word and the only
+ * writer of the counters here.
+ * Return: true when a doorbell came since the last call.
+ */
+static bool irdma_sim_iw_db_taken(struct irdma_sim *sim)
+{
+	u32 *wqealloc = page_address(sim->db_page) + IRDMA_DB_PAGE_WQEALLOC;
+	u32 drop;
+
+	if (!xchg(wqealloc, 0))
+		return false;
+	sim->stats.user_db++;
+	drop = READ_ONCE(sim->knobs.drop_user_db);
+	if (drop) {
+		/* debugfs writes the knob without a lock: a test's knob */
+		WRITE_ONCE(sim->knobs.drop_user_db, drop - 1);
+		sim->stats.user_db_dropped++;
+		return false;
+	}
+	return true;
+}
+
+/**
  * irdma_sim_iw_poll_scan() - kick every running user QP with work
  * @sim: instance
- * @any: set when a running user QP exists
  *
- * Return: true when some QP had work.
+ * Return: true when a QP has a WQE at its tail that its engine cannot
+ * take yet (blocked on its ORD, or in the middle of a message): the next
+ * poll looks again, as the doorbell that announced it is used up.
  */
-static bool irdma_sim_iw_poll_scan(struct irdma_sim *sim, bool *any)
+static bool irdma_sim_iw_poll_scan(struct irdma_sim *sim)
 {
 	struct irdma_sim_iw *iw;
 	unsigned long flags;
-	bool found = false;
+	bool left = false;
 
-	*any = false;
 	spin_lock_irqsave(&sim->lock, flags);
 	list_for_each_entry(iw, &sim->iw_list, node) {
 		/* a kernel QP's WQEs wait for its WQEALLOC write */
-		if (iw->priv || iw->phase != IRDMA_SIM_IW_RUN || iw->err ||
-		    !irdma_sim_iw_live(iw))
+		if (!iw->user || iw->phase != IRDMA_SIM_IW_RUN || iw->err ||
+		    !irdma_sim_iw_live(iw) || !irdma_sim_iw_sq_ready(iw))
 			continue;
-		*any = true;
-		if (!iw->sq_blocked && !iw->msg.active &&
-		    irdma_sim_iw_sq_ready(iw)) {
+		if (iw->sq_blocked || iw->msg.active)
+			left = true;
+		else
 			irdma_sim_iw_kick(iw);
-			found = true;
-		}
 	}
 	spin_unlock_irqrestore(&sim->lock, flags);
-	return found;
+	return left;
 }
 
 /**
@@ -1145,23 +1218,27 @@ static bool irdma_sim_iw_poll_scan(struct irdma_sim *sim, bool *any)
 static int irdma_sim_iw_poller(void *arg)
 {
 	struct irdma_sim *sim = arg;
+	bool rung = false;
 	u64 last = 0;
-	bool any;
 
 	while (!kthread_should_stop()) {
-		if (irdma_sim_iw_poll_scan(sim, &any))
+		if (READ_ONCE(sim->poll_kick)) {
+			/* a user QP was made or started: look at once */
+			WRITE_ONCE(sim->poll_kick, false);
+			rung = true;
+		}
+		if (irdma_sim_iw_db_taken(sim)) {
+			rung = true;
 			last = ktime_get_ns();
-		if (!any) {
-			/*
-			 * Until a QP starts running: the wake-up must end the
-			 * wait, or a new QP's first doorbell waits for the
-			 * timeout.
-			 */
+		}
+		if (rung)
+			rung = irdma_sim_iw_poll_scan(sim);
+		if (!READ_ONCE(sim->iw_user_qps)) {
+			/* no user QP: sleep until one is made */
 			wait_event_interruptible_timeout(sim->poll_wq,
 							 kthread_should_stop() ||
 							 READ_ONCE(sim->poll_kick),
 							 HZ);
-			WRITE_ONCE(sim->poll_kick, false);
 			continue;
 		}
 		last = max(last, READ_ONCE(sim->iw_active_ns));

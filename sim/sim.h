@@ -621,12 +621,14 @@ struct irdma_sim_irq {
  * @fail_major: major code of the injected failure
  * @fail_minor: minor code of the injected failure
  * @drop_wqealloc: WQEALLOC writes naming an iWARP QP still to discard
+ * @drop_user_db: user doorbell-page doorbells still to discard
  */
 struct irdma_sim_knobs {
 	bool fw_not_ready;
 	bool fail_cqp_create;
 	bool drop_interrupts;
 	u32 drop_wqealloc;
+	u32 drop_user_db;
 	u32 fail_opcode;
 	u16 fail_major;
 	u16 fail_minor;
@@ -652,6 +654,8 @@ struct irdma_sim_knobs {
  * @aeqalloc: AEQALLOC writes
  * @wqealloc: WQEALLOC writes
  * @wqealloc_dropped: of those, discarded by the drop_wqealloc knob
+ * @user_db: doorbells the poller found in the user doorbell page
+ * @user_db_dropped: of those, discarded by the drop_user_db knob
  * @bad_reg: register accesses the model does not implement
  * @qhash_del_miss: qhash deletes that found no entry
  * @apbvt_anomalies: APBVT adds of set ports or deletes of clear ports
@@ -675,6 +679,8 @@ struct irdma_sim_stats {
 	u64 aeqalloc;
 	u64 wqealloc;
 	u64 wqealloc_dropped;
+	u64 user_db;
+	u64 user_db_dropped;
 	u64 bad_reg;
 	u64 qhash_del_miss;
 	u64 apbvt_anomalies;
@@ -874,8 +880,10 @@ enum irdma_sim_state {
  * @iw_quads: engines whose quad is offloaded, by local port (lock for
  *	changes, RCU for the rx_handler)
  * @poller: the user doorbell poller thread
- * @poll_wq: where the poller sleeps while no QP runs
- * @poll_kick: a QP started running: the sleeping poller must scan now
+ * @poll_wq: where the poller sleeps while there is no user QP
+ * @poll_kick: a user QP was made or started running: the poller must
+ *	scan now
+ * @iw_user_qps: engines of user QPs (lock); none: the poller sleeps
  * @iw_active_ns: when an engine last made progress (keeps the poller in
  *	its fast mode while traffic flows)
  * @ddir: debugfs directory
@@ -936,6 +944,7 @@ struct irdma_sim {
 	struct task_struct *poller;
 	wait_queue_head_t poll_wq;
 	bool poll_kick;
+	u32 iw_user_qps;
 	u64 iw_active_ns;
 	struct dentry *ddir;
 	struct irdma_sim_knobs knobs;

@@ -479,7 +479,7 @@ static bool irdma_sim_uda_tx_one(struct irdma_sim *sim, struct irdma_sim_qp *qp,
 	idx = sq->tail;
 	irdma_sim_wq_advance(sq);
 	if (qp->shadow)
-		WRITE_ONCE(qp->shadow[0],
+		WRITE_ONCE(qp->shadow[IRDMA_QP_SHADOW_QW0],
 			   cpu_to_le64(FIELD_PREP(IRDMA_QP_SHADOW_QW0_HW_SQ_TAIL,
 						  sq->tail)));
 
