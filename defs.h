@@ -350,16 +350,16 @@ enum irdma_cqp_op {
 #define IRDMA_CQP_OP_GEN_AE		IRDMA_CQP_OP_FLUSH_WQES
 
 /* --- CREATE_CQ / MODIFY_CQ / DESTROY_CQ --------------------------------- */
-#define IRDMA_CQP_CQ_QW0 0
+#define IRDMA_CQP_CQ_QW0		0
 #define IRDMA_CQP_CQ_QW0_SIZE		GENMASK_ULL(20, 0)	/* CQ size in CQEs */
-#define IRDMA_CQP_CQ_QW1 1
+#define IRDMA_CQP_CQ_QW1		1
 /* CQ context, the host's CQ handle >> 1; returned in CEQEs/AEQEs */
 #define IRDMA_CQP_CQ_QW1_CTX		GENMASK_ULL(62, 0)
-#define IRDMA_CQP_CQ_QW2 2
+#define IRDMA_CQP_CQ_QW2		2
 #define IRDMA_CQP_CQ_QW2_SHADOW_READ_THRESHOLD	GENMASK_ULL(17, 0)
-#define IRDMA_CQP_CQ_RING_PA 4 /* 0 when virtually mapped */
-#define IRDMA_CQP_CQ_SHADOW_PA 5
-#define IRDMA_CQP_CQ_QW6 6
+#define IRDMA_CQP_CQ_RING_PA		4	/* 0 when virtually mapped */
+#define IRDMA_CQP_CQ_SHADOW_PA		5
+#define IRDMA_CQP_CQ_QW6		6
 #define IRDMA_CQP_CQ_QW6_FIRST_PBLE	GENMASK_ULL(27, 0)
 #define IRDMA_CQP_QW7_TPHVAL		GENMASK_ULL(7, 0)
 #define IRDMA_CQP_QW7_VSIIDX		GENMASK_ULL(17, 8)
@@ -379,25 +379,25 @@ enum irdma_cqp_op {
 #define IRDMA_CQP_CQ_QW3_AVOIDMEMCNFLCT	BIT_ULL(61)
 
 /* --- CREATE_CEQ / DESTROY_CEQ ------------------------------------------- */
-#define IRDMA_CQP_CEQ_QW2 2
+#define IRDMA_CQP_CEQ_QW2		2
 #define IRDMA_CQP_CEQ_QW2_ELEMCNT	GENMASK_ULL(21, 0)
-#define IRDMA_CQP_CEQ_RING_PA 4
-#define IRDMA_CQP_CEQ_QW6 6
+#define IRDMA_CQP_CEQ_RING_PA		4
+#define IRDMA_CQP_CEQ_QW6		6
 #define IRDMA_CQP_CEQ_QW6_FIRST_PBLE	GENMASK_ULL(27, 0)
 #define IRDMA_CQP_CEQ_QW3_CEQID		GENMASK_ULL(9, 0)
 #define IRDMA_CQP_CEQ_QW3_ITRNOEXPIRE	BIT_ULL(46)
 
 /* --- CREATE_AEQ / DESTROY_AEQ ------------------------------------------- */
-#define IRDMA_CQP_AEQ_QW2 2
+#define IRDMA_CQP_AEQ_QW2		2
 #define IRDMA_CQP_AEQ_QW2_ELEMCNT	GENMASK_ULL(18, 0)
-#define IRDMA_CQP_AEQ_RING_PA 4
-#define IRDMA_CQP_AEQ_QW6 6
+#define IRDMA_CQP_AEQ_RING_PA		4
+#define IRDMA_CQP_AEQ_QW6		6
 #define IRDMA_CQP_AEQ_QW6_FIRST_PBLE	GENMASK_ULL(27, 0)
 
 /* --- QUERY_FPM_VAL / COMMIT_FPM_VAL --------------------------------------- */
-#define IRDMA_CQP_FPM_QW2 2
+#define IRDMA_CQP_FPM_QW2		2
 #define IRDMA_CQP_FPM_QW2_HMC_FN_ID	GENMASK_ULL(5, 0)
-#define IRDMA_CQP_FPM_BUF_PA 4 /* the 176-byte buffer */
+#define IRDMA_CQP_FPM_BUF_PA		4	/* the 176-byte buffer */
 #define IRDMA_CQP_FPM_QW3_BUF_LEN	GENMASK_ULL(31, 0)	/* commit only */
 #define IRDMA_FPM_BUF_WORDS		22
 #define IRDMA_FPM_BUF_SIZE		(IRDMA_FPM_BUF_WORDS * 8)
@@ -515,13 +515,13 @@ static_assert(IRDMA_HMC_OOISCFFL + 1 == IRDMA_FPM_BUF_WORDS - 1);
 
 /* --- UPDATE_PE_SDS ------------------------------------------------------ */
 /* three entries in the descriptor, each a command word and a data word */
-#define IRDMA_CQP_SDS_ENTRY0_CMD 0
-#define IRDMA_CQP_SDS_ENTRY0_DATA 1
-#define IRDMA_CQP_SDS_ENTRY1_CMD 4
-#define IRDMA_CQP_SDS_ENTRY1_DATA 5
-#define IRDMA_CQP_SDS_ENTRY2_CMD 6
-#define IRDMA_CQP_SDS_ENTRY2_DATA 7
-#define IRDMA_CQP_SDS_QW2 2
+#define IRDMA_CQP_SDS_ENTRY0_CMD	0
+#define IRDMA_CQP_SDS_ENTRY0_DATA	1
+#define IRDMA_CQP_SDS_ENTRY1_CMD	4
+#define IRDMA_CQP_SDS_ENTRY1_DATA	5
+#define IRDMA_CQP_SDS_ENTRY2_CMD	6
+#define IRDMA_CQP_SDS_ENTRY2_DATA	7
+#define IRDMA_CQP_SDS_QW2		2
 #define IRDMA_CQP_SDS_QW2_HMC_FN_ID	GENMASK_ULL(5, 0)
 #define IRDMA_CQP_SDS_QW2_OVERFLOW_PA	GENMASK_ULL(63, 6)
 #define IRDMA_CQP_SDS_QW3_OVERFLOW_CNT	GENMASK_ULL(3, 0)
@@ -540,15 +540,15 @@ static_assert(IRDMA_HMC_OOISCFFL + 1 == IRDMA_FPM_BUF_WORDS - 1);
 #define IRDMA_HMC_PD_PAGES		512
 
 /* --- SHMC_PAGES_ALLOCATED ------------------------------------------------ */
-#define IRDMA_CQP_SHMC_QW2 2
+#define IRDMA_CQP_SHMC_QW2		2
 #define IRDMA_CQP_SHMC_QW2_HMC_FN_ID	GENMASK_ULL(5, 0)
 
 /* --- QUERY_RDMA_FEATURES --------------------------------------------------- */
-#define IRDMA_CQP_FEAT_BUF_PA 4 /* 8-byte aligned */
+#define IRDMA_CQP_FEAT_BUF_PA		4	/* 8-byte aligned */
 #define IRDMA_CQP_FEAT_QW3_BUF_LEN	GENMASK_ULL(31, 0)
 #define IRDMA_FEAT_TYPE			GENMASK_ULL(63, 48)
 #define IRDMA_FEAT_INFO			GENMASK_ULL(47, 0)
-#define IRDMA_FEAT_QW0 0 /* also the first feature */
+#define IRDMA_FEAT_QW0			0	/* also the first feature */
 #define IRDMA_FEAT_QW0_COUNT		GENMASK_ULL(47, 32)
 #define IRDMA_FEAT_FW_MAJOR		GENMASK_ULL(31, 16)
 #define IRDMA_FEAT_FW_MINOR		GENMASK_ULL(15, 0)
@@ -558,36 +558,36 @@ static_assert(IRDMA_HMC_OOISCFFL + 1 == IRDMA_FPM_BUF_WORDS - 1);
 #define IRDMA_FEAT_TYPE_MAX_QSETS	26
 
 /* --- MANAGE_APBVT --------------------------------------------------------- */
-#define IRDMA_CQP_APBVT_QW2 2
+#define IRDMA_CQP_APBVT_QW2		2
 #define IRDMA_CQP_APBVT_QW2_PORT	GENMASK_ULL(15, 0)
 #define IRDMA_CQP_APBVT_QW3_ADD		BIT_ULL(62)
 
 /* --- MANAGE_ARP ----------------------------------------------------------- */
-#define IRDMA_CQP_ARP_QW1 1
+#define IRDMA_CQP_ARP_QW1		1
 #define IRDMA_CQP_ARP_QW1_REACHMAX	GENMASK_ULL(31, 0)
-#define IRDMA_CQP_ARP_QW2 2
+#define IRDMA_CQP_ARP_QW2		2
 #define IRDMA_CQP_ARP_QW2_MAC		GENMASK_ULL(47, 0)
 #define IRDMA_CQP_ARP_QW3_INDEX		GENMASK_ULL(11, 0)
 #define IRDMA_CQP_ARP_QW3_VALID		BIT_ULL(42)
 #define IRDMA_CQP_ARP_QW3_PERMANENT	BIT_ULL(43)
 
 /* --- MANAGE_QHASH ------------------------------------------------------- */
-#define IRDMA_CQP_QHASH_QW0 0
+#define IRDMA_CQP_QHASH_QW0		0
 #define IRDMA_CQP_QHASH_QW0_MAC		GENMASK_ULL(47, 0)
-#define IRDMA_CQP_QHASH_QW1 1
+#define IRDMA_CQP_QHASH_QW1		1
 /* local TCP port */
 #define IRDMA_CQP_QHASH_QW1_DEST_PORT	GENMASK_ULL(15, 0)
 /* remote TCP port (ESTABLISHED entries) */
 #define IRDMA_CQP_QHASH_QW1_SRC_PORT	GENMASK_ULL(31, 16)
 #define IRDMA_CQP_QHASH_QW1_QPN		GENMASK_ULL(49, 32)
-#define IRDMA_CQP_QHASH_QW2 2
+#define IRDMA_CQP_QHASH_QW2		2
 #define IRDMA_CQP_QHASH_QW2_QS_HANDLE	GENMASK_ULL(9, 0)
 #define IRDMA_CQP_QHASH_QW2_VLANID	GENMASK_ULL(43, 32)
 /* IP addresses in two words each, see irdma_ip_to_words() */
-#define IRDMA_CQP_QHASH_REM_IP_LO 4
-#define IRDMA_CQP_QHASH_REM_IP_HI 5
-#define IRDMA_CQP_QHASH_LOC_IP_LO 6
-#define IRDMA_CQP_QHASH_LOC_IP_HI 7
+#define IRDMA_CQP_QHASH_REM_IP_LO	4
+#define IRDMA_CQP_QHASH_REM_IP_HI	5
+#define IRDMA_CQP_QHASH_LOC_IP_LO	6
+#define IRDMA_CQP_QHASH_LOC_IP_HI	7
 #define IRDMA_CQP_QHASH_QW3_ENTRYTYPE	GENMASK_ULL(44, 42)
 #define IRDMA_CQP_QHASH_QW3_VLANVALID	BIT_ULL(59)
 #define IRDMA_CQP_QHASH_QW3_IPV4VALID	BIT_ULL(60)
@@ -619,33 +619,33 @@ enum irdma_qhash_type {
 #define IRDMA_IP_LO			GENMASK_ULL(31, 0)
 
 /* --- CREATE_ADDR_HANDLE / DESTROY_ADDR_HANDLE ---------------------------- */
-#define IRDMA_CQP_AH_QW0 0
+#define IRDMA_CQP_AH_QW0		0
 #define IRDMA_CQP_AH_QW0_MAC		GENMASK_ULL(63, 16)
-#define IRDMA_CQP_AH_QW1 1
+#define IRDMA_CQP_AH_QW1		1
 #define IRDMA_CQP_AH_QW1_VLANTAG	GENMASK_ULL(15, 0)
 #define IRDMA_CQP_AH_QW1_TC		GENMASK_ULL(39, 32)
 #define IRDMA_CQP_AH_QW1_PDIDXLO	GENMASK_ULL(63, 48)
-#define IRDMA_CQP_AH_QW2 2
+#define IRDMA_CQP_AH_QW2		2
 #define IRDMA_CQP_AH_QW2_FLOWLABEL	GENMASK_ULL(19, 0)
 #define IRDMA_CQP_AH_QW2_PDIDXHI	GENMASK_ULL(21, 20)
 #define IRDMA_CQP_AH_QW2_HOPLIMIT	GENMASK_ULL(39, 32)
 #define IRDMA_CQP_AH_QW2_ARPINDEX	GENMASK_ULL(63, 48)
 /* IP addresses in two words each, see irdma_ip_to_words() */
-#define IRDMA_CQP_AH_DEST_IP_LO 4
-#define IRDMA_CQP_AH_DEST_IP_HI 5
-#define IRDMA_CQP_AH_SRC_IP_LO 6
-#define IRDMA_CQP_AH_SRC_IP_HI 7
+#define IRDMA_CQP_AH_DEST_IP_LO		4
+#define IRDMA_CQP_AH_DEST_IP_HI		5
+#define IRDMA_CQP_AH_SRC_IP_LO		6
+#define IRDMA_CQP_AH_SRC_IP_HI		7
 #define IRDMA_CQP_AH_QW3_AVIDX		GENMASK_ULL(16, 0)
 #define IRDMA_CQP_AH_QW3_IPV4VALID	BIT_ULL(59)
 #define IRDMA_CQP_AH_QW3_INSERTVLAN	BIT_ULL(60)
 #define IRDMA_CQP_AH_QW3_LOOPBACK	BIT_ULL(62)
 
 /* --- CREATE_QP / MODIFY_QP / DESTROY_QP ---------------------------------- */
-#define IRDMA_CQP_QP_QW1 1
+#define IRDMA_CQP_QP_QW1		1
 #define IRDMA_CQP_QP_QW1_NEWMSS		GENMASK_ULL(45, 32)
 #define IRDMA_CQP_QP_QW1_TERMLEN	GENMASK_ULL(51, 48)
-#define IRDMA_CQP_QP_CTX_PA 2 /* the QP's host context */
-#define IRDMA_CQP_QP_SHADOW_PA 5 /* the QP's doorbell shadow area */
+#define IRDMA_CQP_QP_CTX_PA		2	/* the QP's host context */
+#define IRDMA_CQP_QP_SHADOW_PA		5	/* the QP's doorbell shadow area */
 #define IRDMA_CQP_QP_QW3_QPID		GENMASK_ULL(23, 0)
 #define IRDMA_CQP_QP_QW3_ORDVALID	BIT_ULL(42)
 #define IRDMA_CQP_QP_QW3_TOECTXVALID	BIT_ULL(43)
@@ -704,18 +704,18 @@ enum irdma_qp_state_hw {
 #define IRDMA_TERM_DONOT_SEND_TERM_OR_FIN 3
 
 /* --- ALLOC_STAG / REG_MR / DEALLOC_STAG ---------------------------------- */
-#define IRDMA_CQP_STAG_VA 0 /* the region's first virtual address */
-#define IRDMA_CQP_STAG_QW1 1
+#define IRDMA_CQP_STAG_VA		0	/* the region's first virtual address */
+#define IRDMA_CQP_STAG_QW1		1
 #define IRDMA_CQP_STAG_QW1_LEN		GENMASK_ULL(45, 0)
 #define IRDMA_CQP_STAG_QW1_GEN2_PDID	GENMASK_ULL(63, 46)
 #define IRDMA_CQP_STAG_QW1_GEN1_PDID	GENMASK_ULL(62, 48)
-#define IRDMA_CQP_STAG_QW2 2
+#define IRDMA_CQP_STAG_QW2		2
 #define IRDMA_CQP_STAG_QW2_KEY		GENMASK_ULL(7, 0)
 #define IRDMA_CQP_STAG_QW2_IDX		GENMASK_ULL(31, 8)
-#define IRDMA_CQP_STAG_PA 4 /* contiguous region; 0 with a PBL */
-#define IRDMA_CQP_STAG_QW5 5
+#define IRDMA_CQP_STAG_PA		4	/* contiguous region; 0 with a PBL */
+#define IRDMA_CQP_STAG_QW5		5
 #define IRDMA_CQP_STAG_QW5_HMC_FN_ID	GENMASK_ULL(5, 0)
-#define IRDMA_CQP_STAG_QW6 6
+#define IRDMA_CQP_STAG_QW6		6
 #define IRDMA_CQP_STAG_QW6_FIRST_PBLE	GENMASK_ULL(27, 0)
 #define IRDMA_CQP_STAG_QW3_MWTYPE	BIT_ULL(42)
 #define IRDMA_CQP_STAG_QW3_MR		BIT_ULL(43)
@@ -738,10 +738,10 @@ enum irdma_qp_state_hw {
 #define IRDMA_PAGE_SIZE_1G		2
 
 /* --- FLUSH_WQES / GEN_AE ------------------------------------------------- */
-#define IRDMA_CQP_FLUSH_QW1 1
+#define IRDMA_CQP_FLUSH_QW1		1
 #define IRDMA_CQP_FLUSH_QW1_AECODE	GENMASK_ULL(15, 0)
 #define IRDMA_CQP_FLUSH_QW1_AESOURCE	GENMASK_ULL(19, 16)
-#define IRDMA_CQP_FLUSH_QW2 2
+#define IRDMA_CQP_FLUSH_QW2		2
 #define IRDMA_CQP_FLUSH_QW2_RQMNERR	GENMASK_ULL(15, 0)
 #define IRDMA_CQP_FLUSH_QW2_RQMJERR	GENMASK_ULL(31, 16)
 #define IRDMA_CQP_FLUSH_QW2_SQMNERR	GENMASK_ULL(47, 32)
@@ -756,23 +756,23 @@ enum irdma_qp_state_hw {
 #define IRDMA_FLUSH_MINOR_SQ_FLUSHED	3
 
 /* --- WORK_SCHED_NODE ---------------------------------------------------- */
-#define IRDMA_CQP_WS_QW4 4
+#define IRDMA_CQP_WS_QW4		4
 #define IRDMA_CQP_WS_QW4_WEIGHT		GENMASK_ULL(38, 32)
 #define IRDMA_CQP_WS_QW4_VSI		GENMASK_ULL(57, 48)
 #define IRDMA_CQP_WS_QW3_NODEID		GENMASK_ULL(9, 0)
 #define IRDMA_CQP_WS_QW3_PARENTID	GENMASK_ULL(25, 16)
 #define IRDMA_CQP_WS_QW3_NODEOP		GENMASK_ULL(53, 52)
-#define IRDMA_WS_NODE_ADD 0
-#define IRDMA_WS_NODE_MODIFY 1
-#define IRDMA_WS_NODE_DELETE 2
+#define IRDMA_WS_NODE_ADD		0
+#define IRDMA_WS_NODE_MODIFY		1
+#define IRDMA_WS_NODE_DELETE		2
 #define IRDMA_CQP_WS_QW3_TC		GENMASK_ULL(58, 56)
 #define IRDMA_CQP_WS_QW3_PRIOTYPE	GENMASK_ULL(60, 59)
 #define IRDMA_CQP_WS_QW3_LEAF		BIT_ULL(61)
 #define IRDMA_CQP_WS_QW3_ENABLE		BIT_ULL(62)
 
 /* --- MANAGE_STATS / GATHER_STATS ---------------------------------------- */
-#define IRDMA_CQP_STATS_BUF_PA 4 /* GATHER_STATS: IRDMA_GSTAT_LEN bytes */
-#define IRDMA_CQP_STATS_QW5 5
+#define IRDMA_CQP_STATS_BUF_PA		4	/* GATHER_STATS: IRDMA_GSTAT_LEN bytes */
+#define IRDMA_CQP_STATS_QW5		5
 #define IRDMA_CQP_STATS_QW5_HMC_FN_ID	GENMASK_ULL(5, 0)
 #define IRDMA_CQP_STATS_QW3_INST	GENMASK_ULL(6, 0)
 #define IRDMA_CQP_STATS_QW3_USE_FN_ID	BIT_ULL(60)
@@ -780,11 +780,11 @@ enum irdma_qp_state_hw {
 #define IRDMA_CQP_STATS_QW3_ALLOC	BIT_ULL(62)
 
 /* --- MANAGE_PUSH_PAGES ------------------------------------------------- */
-#define IRDMA_CQP_PUSH_QW3_IDX GENMASK_ULL(9, 0)
-#define IRDMA_CQP_PUSH_QW3_FREE BIT_ULL(62)
+#define IRDMA_CQP_PUSH_QW3_IDX		GENMASK_ULL(9, 0)
+#define IRDMA_CQP_PUSH_QW3_FREE		BIT_ULL(62)
 
 /* --- UP_MAP ------------------------------------------------------------ */
-#define IRDMA_CQP_UP_MAP_PRIOS 0 /* the user-priority map */
+#define IRDMA_CQP_UP_MAP_PRIOS		0	/* the user-priority map */
 
 /*
  * The GATHER_STATS buffer (GEN_2): IRDMA_GSTAT_LEN bytes, little endian.
@@ -864,8 +864,8 @@ struct irdma_cqe {
 static_assert(sizeof(struct irdma_cqe) == 32);
 
 /* CCQ CQE */
-#define IRDMA_CCQ_CQE_COMPCTX 1 /* CQP host context QW3 */
-#define IRDMA_CCQ_CQE_QW2 2
+#define IRDMA_CCQ_CQE_COMPCTX		1	/* CQP host context QW3 */
+#define IRDMA_CCQ_CQE_QW2		2
 #define IRDMA_CCQ_CQE_QW2_OP_RET	GENMASK_ULL(31, 0)
 #define IRDMA_CCQ_CQE_QW3_MINOR_ERR	GENMASK_ULL(15, 0)
 #define IRDMA_CCQ_CQE_QW3_MAJOR_ERR	GENMASK_ULL(31, 16)
@@ -874,11 +874,11 @@ static_assert(sizeof(struct irdma_cqe) == 32);
 #define IRDMA_CCQ_CQE_QW3_VALID		BIT_ULL(63)
 
 /* QP CQE (GEN_2) */
-#define IRDMA_CQE_QW0 0
+#define IRDMA_CQE_QW0			0
 #define IRDMA_CQE_QW0_PAYLDLEN		GENMASK_ULL(31, 0)
 #define IRDMA_CQE_QW0_RTT		GENMASK_ULL(63, 32)
-#define IRDMA_CQE_COMPCTX 1 /* QP context IRDMA_QPC_COMPCTX */
-#define IRDMA_CQE_QW2 2
+#define IRDMA_CQE_COMPCTX		1	/* QP context IRDMA_QPC_COMPCTX */
+#define IRDMA_CQE_QW2			2
 #define IRDMA_CQE_QW2_INVSTAG		GENMASK_ULL(31, 0)
 #define IRDMA_CQE_QW2_QPID		GENMASK_ULL(55, 32)
 #define IRDMA_CQE_QW3_MINERR		GENMASK_ULL(15, 0)
@@ -893,9 +893,9 @@ static_assert(sizeof(struct irdma_cqe) == 32);
 #define IRDMA_CQE_QW3_SQ		BIT_ULL(62)
 #define IRDMA_CQE_QW3_VALID		BIT_ULL(63)
 /* extended CQE (next slot) */
-#define IRDMA_CQE_EXT_QW0 0
+#define IRDMA_CQE_EXT_QW0		0
 #define IRDMA_CQE_EXT_QW0_IMMDATA	GENMASK_ULL(63, 0)
-#define IRDMA_CQE_EXT_QW2 2
+#define IRDMA_CQE_EXT_QW2		2
 #define IRDMA_CQE_EXT_QW2_UDSMAC	GENMASK_ULL(47, 0)
 #define IRDMA_CQE_EXT_QW2_UDVLAN	GENMASK_ULL(63, 48)
 #define IRDMA_CQE_EXT_QW3_IMMVALID	BIT_ULL(62)
@@ -1219,11 +1219,11 @@ static_assert(sizeof(struct irdma_qp_ctx) == 256);
  * words each.  A fragment is an address (or tagged offset) word, then a
  * word of the IRDMA_WQE_FRAG_* fields.
  */
-#define IRDMA_WQE_FRAG0_ADDR 0
-#define IRDMA_WQE_FRAG0 1
-#define IRDMA_WQE_REMOTE_TO 2 /* Write, Read; else 0 */
-#define IRDMA_WQE_FRAGS 4
-#define IRDMA_WQE_FRAG_WORDS 2
+#define IRDMA_WQE_FRAG0_ADDR		0
+#define IRDMA_WQE_FRAG0			1
+#define IRDMA_WQE_REMOTE_TO		2	/* Write, Read; else 0 */
+#define IRDMA_WQE_FRAGS			4
+#define IRDMA_WQE_FRAG_WORDS		2
 #define IRDMA_WQE_FRAG_STAG		GENMASK_ULL(31, 0)
 #define IRDMA_WQE_FRAG_LEN		GENMASK_ULL(62, 32)
 #define IRDMA_WQE_FRAG_VALID		BIT_ULL(63)
@@ -1284,11 +1284,11 @@ enum irdma_wqe_op {
 };
 
 /* fast-register WQE (kernel) */
-#define IRDMA_FRWQE_VA 0 /* the region's first address */
-#define IRDMA_FRWQE_QW1 1
+#define IRDMA_FRWQE_VA			0	/* the region's first address */
+#define IRDMA_FRWQE_QW1			1
 #define IRDMA_FRWQE_QW1_FIRSTPBLIDXHI	GENMASK_ULL(11, 0)	/* PBLE index 27:16 */
 #define IRDMA_FRWQE_QW1_PBLADDR		GENMASK_ULL(63, 12)	/* first page */
-#define IRDMA_FRWQE_QW2 2
+#define IRDMA_FRWQE_QW2			2
 #define IRDMA_FRWQE_QW2_STAGLEN		GENMASK_ULL(40, 0)
 #define IRDMA_FRWQE_QW2_FIRSTPBLIDXLO	GENMASK_ULL(63, 48)	/* PBLE index 15:0 */
 #define IRDMA_FRWQE_HDR_STAGKEY		GENMASK_ULL(7, 0)
