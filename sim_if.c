@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * irdma - binding to the software model of the E810 RDMA function
- * (irdma_sim.ko, sim/sim_if.h).  The model publishes an auxiliary device
+ * (irdma_sim.ko, sim/irdma_sim.h).  The model publishes an auxiliary device
  * per simulated function, as ice does per PCI function; this file turns
  * it into the common struct irdma_bus_info.  Everything past probe is the
  * same code path silicon takes.
@@ -9,7 +9,7 @@
 #include <linux/auxiliary_bus.h>
 
 #include "irdma.h"
-#include "sim/sim_if.h"
+#include "sim/irdma_sim.h"
 
 /**
  * irdma_sim_rd32() - register read through the model's window

@@ -3,7 +3,7 @@
  * irdma_sim - the register window (E810 PF BAR0, GEN_2 offsets of defs.h).
  *
  * Software cannot trap MMIO, so the driver reaches the registers through
- * sim_if.h's rd32/wr32.  Both may be called from any context, including
+ * irdma_sim.h's rd32/wr32.  Both may be called from any context, including
  * hard IRQ with spinlocks held: they take sim->lock with interrupts
  * disabled, never sleep, and leave anything slow (CQP processing) to the
  * model's workqueue.  Unknown registers read 0; writes to them, and to
@@ -32,7 +32,7 @@ static bool irdma_sim_reg_index(u32 reg, u32 base, u32 n, u32 *idx)
 }
 
 /**
- * irdma_sim_rd32() - sim_if.h rd32: read a register
+ * irdma_sim_rd32() - irdma_sim.h rd32: read a register
  * @sadev: device the driver was probed with
  * @reg: BAR0 offset
  *
@@ -118,7 +118,7 @@ static void irdma_sim_wr_ignored(struct irdma_sim *sim, u32 reg, u32 val,
 }
 
 /**
- * irdma_sim_wr32() - sim_if.h wr32: write a register
+ * irdma_sim_wr32() - irdma_sim.h wr32: write a register
  * @sadev: device the driver was probed with
  * @reg: BAR0 offset
  * @val: value

@@ -6,7 +6,7 @@
  * One struct irdma_sim models one PCI function.  Its state is split by
  * responsibility:
  *   main.c    instances, rdma link add/delete, auxiliary device, removal
- *   regs.c    the register window (sim_if.h rd32/wr32)
+ *   regs.c    the register window (irdma_sim.h rd32/wr32)
  *   irq.c     MSI-X vectors as real Linux IRQs, cause routing, re-arm
  *   mem.c     DMA address checking, queue memory, HMC SD/PBLE lookups
  *   cqp.c     the control QP engine: fetch, dispatch, complete
@@ -58,7 +58,7 @@
 #include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
 
-#include "sim_if.h"
+#include "irdma_sim.h"
 
 /* ------------------------------------------------------------------------ */
 /* What the model advertises                                                */

@@ -24,7 +24,7 @@
 #include <linux/random.h>
 #include <linux/slab.h>
 
-#include "../../../sim/sim_if.h"
+#include "../../../sim/irdma_sim.h"
 
 static bool sloppy;
 module_param(sloppy, bool, 0444);

@@ -23,8 +23,8 @@
  *   hard IRQ, with any spinlock held; they never sleep.
  * - Register offsets are those of enum irdma_gen @gen (defs.h).
  */
-#ifndef IRDMA_SIM_IF_H
-#define IRDMA_SIM_IF_H
+#ifndef IRDMA_SIM_PUBLIC_H
+#define IRDMA_SIM_PUBLIC_H
 
 #include <linux/auxiliary_bus.h>
 #include <linux/netdevice.h>
@@ -108,4 +108,4 @@ to_irdma_sim_adev(struct auxiliary_device *adev)
 	return container_of(adev, struct irdma_sim_adev, adev);
 }
 
-#endif /* IRDMA_SIM_IF_H */
+#endif /* IRDMA_SIM_PUBLIC_H */
