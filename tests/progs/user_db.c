@@ -14,13 +14,12 @@
  *	within 500 ms; the second one's doorbell must then run both, in
  *	order.
  *
- * Each step prints "user_db: <end>: ok: ..." or "user_db: <end>: FAIL:
- * ...".  Exit 0 when every step of the end passed, 1 otherwise.
+ * Each step prints "ok:   ..." or "FAIL: ..." (check_util.h).  Exit 0
+ * when every step of the end passed, 1 otherwise.
  */
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,45 +29,19 @@
 #include <rdma/rdma_cma.h>
 #include <rdma/rdma_verbs.h>
 
+#include "check_util.h"
+
 #define PROG		"user_db"
 #define MSG_LEN		64
 #define NRECV		4
 /* how long a Send whose doorbell was lost must stay untouched */
 #define QUIET_MS	500
 
+/* every step's line and the failure count come from check_util.h */
+#define ok(...)		CHECK(1, __VA_ARGS__)
+#define fail(...)	CHECK(0, __VA_ARGS__)
+
 static int timeout_s = 10;
-static const char *end = "client";
-static int failed;
-
-static void ok(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void say(const char *what, const char *fmt, va_list ap)
-{
-	printf("%s: %s: %s: ", PROG, end, what);
-	vprintf(fmt, ap);
-	putchar('\n');
-	fflush(stdout);
-}
-
-static void ok(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	say("ok", fmt, ap);
-	va_end(ap);
-}
-
-static void fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	say("FAIL", fmt, ap);
-	va_end(ap);
-	failed = 1;
-}
 
 /* on_alarm: a step blocked (rdma_cm calls have no timeout of their own) */
 static void on_alarm(int sig)
@@ -186,7 +159,7 @@ static int client(struct rdma_addrinfo *res, int lost)
 					     i + 1,
 					     (unsigned long long)wc[i].wr_id,
 					     ibv_wc_status_str(wc[i].status));
-			if (n == 2 && !failed)
+			if (n == 2 && !check_failures)
 				ok("send 2 rang: sends 1 and 2 completed in %ld ms",
 				   now_ms() - t0);
 			else if (n < 2)
@@ -197,7 +170,7 @@ static int client(struct rdma_addrinfo *res, int lost)
 	rdma_disconnect(id);
 	rdma_dereg_mr(mr);
 	rdma_destroy_ep(id);
-	return failed;
+	return check_failures ? 1 : 0;
 }
 
 static int server(struct rdma_addrinfo *res, int want)
@@ -269,7 +242,7 @@ static int server(struct rdma_addrinfo *res, int want)
 	rdma_dereg_mr(mr);
 	rdma_destroy_ep(id);
 	rdma_destroy_ep(listen_id);
-	return failed;
+	return check_failures ? 1 : 0;
 }
 
 int main(int argc, char **argv)
@@ -282,7 +255,6 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 's':
 			srv = 1;
-			end = "server";
 			break;
 		case 'c':
 			srv = 0;
@@ -312,6 +284,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: -a ADDR and -p PORT are needed\n", PROG);
 		return 2;
 	}
+	/* line by line: the test script waits for "listening" in a file */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	signal(SIGALRM, on_alarm);
 	alarm(3 * timeout_s + 10);
 	if (srv)
