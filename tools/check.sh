@@ -10,7 +10,7 @@
 #   static  tools/static.sh                  (W=1, sparse, checkpatch, kernel-doc)
 #   kunit   tools/kunit.sh                   (KUnit in a cached debug kernel)
 #   fuzz    tools/fuzz.sh --smoke            (libFuzzer, short)
-#   siw     tools/siw.sh                     -> PASS/FAIL: siw-build
+#   siw     tools/siw.sh [--crc]             -> PASS/FAIL: siw-build, siw-crc-build
 #   vm      tools/vm/tests.sh                (the VM integration suite)
 #   ulp     tests/ulp/run.sh                 (kernel storage ULPs, two VMs)
 # A stage script that is missing gives "SKIP: <stage>: tools/<x> missing".
@@ -116,14 +116,17 @@ optional_stage kunit 2700 tools/kunit.sh
 optional_stage fuzz 900 tools/fuzz.sh --smoke
 
 if want siw; then
-	echo "### stage siw: tools/siw.sh"
-	if out=$(timeout --foreground -k 30 600 "$repo/tools/siw.sh" 2>&1); then
-		echo "$out"
-		result "PASS: siw-build"
-	else
-		echo "$out"
-		result "FAIL: siw-build: tools/siw.sh failed"
-	fi
+	# the peer of the tests, and the benchmark's reference (MPA CRC required)
+	for v in '' --crc; do
+		echo "### stage siw: tools/siw.sh $v"
+		if out=$(timeout --foreground -k 30 600 "$repo/tools/siw.sh" ${v:+"$v"} 2>&1); then
+			echo "$out"
+			result "PASS: siw${v:+-crc}-build"
+		else
+			echo "$out"
+			result "FAIL: siw${v:+-crc}-build: tools/siw.sh $v failed"
+		fi
+	done
 fi
 
 if want vm; then
