@@ -430,10 +430,13 @@ t_port_state() {
 # t_port_state_is DEV STATE
 t_port_state_is() { [ "$(t_port_state "$1")" = "$2" ]; }
 
-# t_rdma_listening PORT: an rdma_cm id listens on PORT (start a server in
-# the background, then t_wait 10 t_rdma_listening PORT before the client)
+# t_rdma_listening PORT [DEV]: an rdma_cm id listens on PORT (start a
+# server in the background, then t_wait 10 t_rdma_listening PORT before the
+# client).  A listen on the wildcard address is one listen per RDMA device,
+# made one after another: with DEV, the one on DEV.
 t_rdma_listening() {
-	timeout 10 rdma res show cm_id 2>/dev/null | grep -q "state LISTEN .*src-addr.*:$1 "
+	timeout 10 rdma res show cm_id 2>/dev/null |
+		grep -q "^link ${2:-[^ ]*}/.* state LISTEN .*src-addr.*:$1 "
 }
 
 # t_devinfo_field DEV FIELD: FIELD's value in "ibv_devinfo -v -d DEV"
