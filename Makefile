@@ -18,6 +18,8 @@
 #   make kunit      KUnit suites in a debug kernel (cached under CACHE)
 #   make fuzz       libFuzzer over the CM's MPA and TCP parsers
 #   make vmtest     the VM integration tests only
+#   make bench      the benchmark against siw (MPA CRC required) in one VM
+#                   run: a table of ratios; BENCH_ARGS="--runs 2" etc.
 #   make man        section 9 pages of every documented function
 #   make fresh      make demo in a new minimal Debian 12 root (mmdebstrap)
 #
@@ -50,7 +52,7 @@ KBUILD_ARGS := -C $(KDIR) M=$(CURDIR) IRDMA_OOT=1 \
 export CACHE KVER KDIR LINUX_SRC
 
 .PHONY: all modules install uninstall dkms-install dkms-remove dkms-src dkms-modules \
-	deps demo check static kunit mutate fuzz vmtest siw man fresh clean
+	deps demo check static kunit mutate fuzz vmtest bench siw man fresh clean
 
 all: modules
 
@@ -154,6 +156,9 @@ fuzz:
 
 vmtest: modules
 	$(TOOLS)/vm/tests.sh
+
+bench: deps
+	$(TOOLS)/bench.sh $(BENCH_ARGS)
 
 siw:
 	$(TOOLS)/siw.sh

@@ -1,133 +1,286 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Benchmark (not a timed test): the model's iWARP data path against
-# soft-iWARP, all measured in one VM run so the ratios mean something.
+# "make bench": the model's iWARP data path and connection setup against
+# soft-iWARP, all measured in one VM run so that the ratios mean something.
+# A benchmark, not a test: it prints numbers and passes no judgement.
 #
-#   tools/bench.sh [--iters N] [--size BYTES]
+#   tools/bench.sh [--runs N] [--iters N] [--conns N] [--hold N]
+#   tools/bench.sh --guest ...     (inside the VM)
 #
-# Pairs (server in netns b on vb, client in netns a on va):
-#   siw-siw      siw on both ends (the reference)
-#   irdma-siw    irdma_sim (irdma0) client, siw server
-#   irdma-irdma  irdma_sim on both ends
-# Tests: ib_write_bw, ib_read_bw, ib_send_bw (-R, N x SIZE bytes),
-# ib_write_lat -R (8 bytes, typical latency) and rping (N iterations of
-# 4 KiB: Send, Read, Send, Write, Send; wall time per iteration); rping
-# gives a second reference for every pair.  For each run the VM's CPU
-# use (both vCPUs, from /proc/stat) is shown too; the model's doorbell
-# poller is part of it.  The table ends with each pair's ratio to
-# siw-siw.  Numbers vary from run to run; TCG is slow: compare ratios.
+# The reference is siw with MPA CRC required (tools/siw.sh --crc), so that
+# both stacks pay for CRC32c on every FPDU; it is loaded instead of the
+# plain siw for the whole run.  Pairs, written client/server (the client
+# in netns a on va, the server in netns b on vb, over one veth):
+#   siw/siw  irdma/irdma  irdma/siw  siw/irdma
+# Cells, each run --runs times (default 3) and shown as the median with the
+# number of runs that gave a number ("3/3"):
+#   ib_write_bw, ib_read_bw, ib_send_bw   -R, --iters messages (default
+#       1000) of 64 KiB and of 4 KiB: MB/s, and the CPU time of both vCPUs
+#       per MB moved (both ends run in this VM, connection setup included)
+#   ib_write_lat, ib_send_lat, ib_read_lat  -R, 8 bytes: typical usec
+#   connect rate      tests/progs/cm_loop: --conns (default 200) serial
+#       rdma_cm connect + disconnect, connections/s
+#   held rate         the same with --hold (default 1000) idle connections
+#       held open next to them, and its ratio to the rate with none
+# The last column of each row is the ratio to siw/siw.  A run that fails
+# (a failed connect included) counts as no number: a cell with none says
+# "fail", never a value.  Cells that cannot run say "n/a" and the table's
+# notes say why.  TCG is slow and noisy: compare ratios within one run.
 set -uo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-iters=1000
-size=65536
-guest=0
+repo=$(cd "$here/.." && pwd)
+runs=3 iters=1000 conns=200 hold=1000 guest=0
+usage() {
+	echo "usage: $0 [--runs N] [--iters N] [--conns N] [--hold N]" >&2
+	exit 2
+}
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--iters) iters=$2; shift 2 ;;
-	--size) size=$2; shift 2 ;;
+	--runs) runs=${2:?}; shift 2 ;;
+	--iters) iters=${2:?}; shift 2 ;;
+	--conns) conns=${2:?}; shift 2 ;;
+	--hold) hold=${2:?}; shift 2 ;;
 	--guest) guest=1; shift ;;
-	*) echo "usage: $0 [--iters N] [--size BYTES]" >&2; exit 2 ;;
+	*) usage ;;
 	esac
 done
+case "$runs$iters$conns$hold" in *[!0-9]*) usage ;; esac
+if [ "$runs" -lt 1 ] || [ "$iters" -lt 1 ] || [ "$conns" -lt 1 ] || [ "$hold" -lt 1 ]; then
+	usage
+fi
 
 if [ "$guest" = 0 ]; then
-	make -C "$here/.." modules >/dev/null || exit 1
-	exec "$here/vm/run.sh" --timeout 1500 -- "$here/bench.sh" --guest \
-		--iters "$iters" --size "$size"
+	make -C "$repo" modules >/dev/null || exit 1
+	# the test programs (cm_loop, 72-cm-loop's) and the CRC siw
+	"$repo/tools/vm/tests.sh" --host-only 72-cm-loop || exit 1
+	"$repo/tools/siw.sh" --crc >/dev/null || exit 1
+	# a generous bound: about 40 runs per pair of up to 60 s each
+	exec "$here/vm/run.sh" --timeout $((600 + runs * 4 * 40 * 60)) -- \
+		"$here/bench.sh" --guest --runs "$runs" --iters "$iters" \
+		--conns "$conns" --hold "$hold"
 fi
 
 # ---------------------------------------------------------------- guest ---
 # shellcheck source=tests/lib.sh
-. "$here/../tests/lib.sh"
+. "$repo/tests/lib.sh"
 exec 3>&1 >/dev/null 2>&1
 out() { echo "$@" >&3; }
-t_hosts_up || { out "cannot set up netns a/b"; exit 1; }
-modprobe siw
-modprobe -a rdma_ucm ib_uverbs
+die() {
+	out "bench: $*"
+	exit 1
+}
+crc_ko=$("$repo/tools/siw.sh" --crc --path)
+[ -f "$crc_ko" ] || die "no siw with MPA CRC required at $crc_ko (tools/siw.sh --crc)"
+modprobe -r siw
+modprobe -a ib_core libcrc32c rdma_ucm ib_uverbs irdma_sim || die "modprobe failed"
+insmod "$crc_ko" || die "insmod $crc_ko failed"
+t_defer rmmod siw
+[ "$(cat /sys/module/siw/srcversion)" = "$(modinfo -F srcversion "$crc_ko")" ] ||
+	die "the siw loaded is not the CRC build"
+t_hosts_up || die "cannot set up netns $T_NS_A/$T_NS_B"
 work=$(mktemp -d /var/tmp/bench.XXXXXX)
 t_defer rm -rf "$work"
+hz=$(getconf CLK_TCK)
 
-# cpu_busy: jiffies spent busy by all CPUs so far
-cpu_busy() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 }' /proc/stat; }
-cpu_all() { awk '/^cpu / { print $2 + $3 + $4 + $5 + $6 + $7 + $8 }' /proc/stat; }
+# busy_ticks: clock ticks all CPUs spent busy so far
+busy_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 }' /proc/stat; }
 
-# rping_run: rping server in b, client in a: prints "us-per-ping cpu%"
-rping_run() {
-	local port=$((20000 + RANDOM % 1000)) b0 a0 b1 a1 t0 t1
-	ip netns exec b timeout 200 rping -s -a "$T_IP_B" -p "$port" -C "$iters" -S 4096 >"$work/srv" 2>&1 &
-	t_wait 10 t_rdma_listening "$port"
-	b0=$(cpu_busy) a0=$(cpu_all) t0=$(date +%s%N)
-	if ! ip netns exec a timeout 200 rping -c -a "$T_IP_B" -p "$port" -C "$iters" -S 4096 >"$work/cli" 2>&1; then
-		t1=
-	else
-		t1=$(date +%s%N)
-	fi
-	b1=$(cpu_busy) a1=$(cpu_all)
-	kill %% 2>/dev/null
-	wait
-	if [ -z "$t1" ]; then
-		out "# rping failed:"
-		tail -n 5 "$work/cli" | sed 's/^/#   /' >&3
-	fi
-	echo "$([ -n "$t1" ] && awk -v d=$((t1 - t0)) -v n="$iters" 'BEGIN { printf "%.0f", d / n / 1000 }' || echo fail) $(awk -v b=$((b1 - b0)) -v a=$((a1 - a0)) 'BEGIN { printf "%.0f", a ? 100 * b / a : 0 }')"
-}
-
-# run TOOL SDEV CDEV ARGS...: prints "value cpu%"
-run() {
-	local tool=$1 sdev=$2 cdev=$3 port=$((19000 + RANDOM % 1000)) b0 a0 b1 a1 v
-	shift 3
-	ip netns exec b timeout 200 "$tool" -R -F -d "$sdev" -p "$port" "$@" >"$work/srv" 2>&1 &
-	t_wait 10 t_rdma_listening "$port"
-	b0=$(cpu_busy) a0=$(cpu_all)
-	ip netns exec a timeout 200 "$tool" -R -F -d "$cdev" -p "$port" "$@" "$T_IP_B" >"$work/cli" 2>&1
-	b1=$(cpu_busy) a1=$(cpu_all)
-	wait
-	case "$tool" in
-	*_lat) v=$(awk '$1 == 8 && NF >= 7 { print $5 }' "$work/cli" | tail -n1) ;;
+# perf TOOL SIZE SDEV CDEV: one perftest run; prints "ok VALUE TICKS",
+# "clock" when both ends completed but perftest could not time the run
+# (its TSC calibration fails now and then under TCG: "Correlation
+# coefficient r^2 < 0.9", then it prints 0.00 MB/s or inf usec), or
+# "fail" (the output of both ends is kept in $work/fail.*)
+perf() {
+	local tool=$1 size=$2 sdev=$3 cdev=$4 port=$((19000 + RANDOM % 1000))
+	local sargs=(-R -F -d "$sdev" -p "$port" -s "$size" -n "$iters") cargs b0 b1 v spid rc=0 src=0
+	cargs=(-R -F -d "$cdev" -p "$port" -s "$size" -n "$iters")
+	# Debian's perftest asks 220 bytes of inline data on any Intel
+	# device in its Send/Write latency tests; the E810 has 101
+	case $tool in
+	ib_write_lat | ib_send_lat)
+		case $sdev in irdma*) sargs+=(-I 101) ;; esac
+		case $cdev in irdma*) cargs+=(-I 101) ;; esac
+		;;
+	esac
+	ip netns exec "$T_NS_B" timeout 60 "$tool" "${sargs[@]}" >"$work/srv" 2>&1 &
+	spid=$!
+	t_wait 10 t_rdma_listening "$port" "$sdev"
+	b0=$(busy_ticks)
+	ip netns exec "$T_NS_A" timeout 50 "$tool" "${cargs[@]}" "$T_IP_B" >"$work/cli" 2>&1 || rc=$?
+	b1=$(busy_ticks)
+	wait "$spid" || src=$?
+	case $tool in
+	*_lat) v=$(awk -v s="$size" '$1 == s && NF >= 7 { print $5 }' "$work/cli" | tail -n1) ;;
 	*) v=$(awk -v s="$size" '$1 == s && NF >= 5 { print $4 }' "$work/cli" | tail -n1) ;;
 	esac
-	if [ -z "$v" ]; then
-		out "# $tool $sdev <- $cdev failed:"
-		tail -n 5 "$work/cli" "$work/srv" | sed 's/^/#   /' >&3
+	if [ "$rc" -ne 0 ] || [ "$src" -ne 0 ] || [ -z "$v" ]; then
+		{
+			echo "client exited $rc, server $src"
+			cat "$work/cli" "$work/srv"
+		} >"$work/fail.$tool.$size.$sdev.$cdev"
+		echo fail
+	elif awk -v v="$v" 'BEGIN { exit !(v + 0 > 0 && v + 0 < 1e9) }'; then
+		echo "ok $v $((b1 - b0))"
+	else
+		echo clock
 	fi
-	echo "${v:-fail} $(awk -v b=$((b1 - b0)) -v a=$((a1 - a0)) 'BEGIN { printf "%.0f", a ? 100 * b / a : 0 }')"
 }
 
-declare -A R
-pairs="siw-siw irdma-siw irdma-irdma"
-tests="ib_write_bw ib_read_bw ib_send_bw ib_write_lat rping"
+# rate HOLD SDEV CDEV: one cm_loop run of $conns connections with HOLD
+# held; prints "ok RATE" or "fail"
+rate() {
+	local held=$1 port=$((20000 + RANDOM % 1000)) spid v='' args=()
+	[ "$held" -gt 0 ] && args=(-H "$held")
+	ip netns exec "$T_NS_B" "$T_PROGS/cm_loop" -s -a "$T_IP_B" -p "$port" -n 0 -t 30 >"$work/srv" 2>&1 &
+	spid=$!
+	t_wait 10 t_rdma_listening "$port" "$2"
+	ip netns exec "$T_NS_A" timeout $((120 + held / 5)) "$T_PROGS/cm_loop" -c -a "$T_IP_B" -p "$port" \
+		-n "$conns" -t 30 "${args[@]}" >"$work/cli" 2>&1 &&
+		v=$(sed -n 's/^cm_loop: [0-9]* connections in .* s (\([0-9.]*\)\/s), 0 failed.*/\1/p' "$work/cli")
+	kill "$spid" 2>/dev/null
+	wait
+	if [ -z "$v" ]; then
+		cat "$work/cli" "$work/srv" >"$work/fail.cm_loop.$held.$2.$3"
+		echo fail
+		return
+	fi
+	echo "ok $v"
+}
+
+# median of the numbers on stdin (one per line); nothing when none
+median() {
+	sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+pairs="siw/siw irdma/irdma irdma/siw siw/irdma"
+cells="write_bw:65536 read_bw:65536 send_bw:65536 write_bw:4096 read_bw:4096 send_bw:4096 write_lat:8 send_lat:8 read_lat:8 rate:0 rate:$hold"
+declare -A V CPU N F
+clock_retries=0
 for pair in $pairs; do
-	case "$pair" in
-	siw-siw) ca=(siw siw0) cb=(siw siw1) ;;
-	irdma-siw) ca=(irdma_sim irdma0) cb=(siw siw1) ;;
-	irdma-irdma) ca=(irdma_sim irdma0) cb=(irdma_sim irdma1) ;;
-	esac
-	t_in a rdma link add "${ca[1]}" type "${ca[0]}" netdev va
-	t_in b rdma link add "${cb[1]}" type "${cb[0]}" netdev vb
-	for t in $tests; do
-		case "$t" in
-		rping) R[$pair.$t]=$(rping_run) ;;
-		*_lat) R[$pair.$t]=$(run "$t" "${cb[1]}" "${ca[1]}" -n "$iters" -s 8 -I 0) ;;
-		*) R[$pair.$t]=$(run "$t" "${cb[1]}" "${ca[1]}" -n "$iters" -s "$size") ;;
+	cstack=${pair%/*} sstack=${pair#*/}
+	cdev=${cstack}0 sdev=${sstack}1
+	t_in "$T_NS_A" rdma link add "$cdev" type "${cstack/irdma/irdma_sim}" netdev "$T_IF_A" ||
+		die "rdma link add $cdev failed"
+	t_defer rdma link delete "$cdev"
+	t_in "$T_NS_B" rdma link add "$sdev" type "${sstack/irdma/irdma_sim}" netdev "$T_IF_B" ||
+		die "rdma link add $sdev failed"
+	t_defer rdma link delete "$sdev"
+	for cell in $cells; do
+		t=${cell%:*} size=${cell#*:} key=$pair.$cell
+		# siw as the MPA initiator of irdma runs MPA's client-server
+		# mode (no RTR): the responder may not send first, and
+		# ib_write_lat's server does
+		if [ "$pair" = siw/irdma ] && [ "$t" = write_lat ]; then
+			V[$key]=n/a
+			continue
+		fi
+		: >"$work/vals"
+		: >"$work/ticks"
+		F[$key]=0
+		for ((r = 0; r < runs; r++)); do
+			# a run perftest could not time is run again, twice at most
+			for try in 1 2 3; do
+				case $t in
+				rate) res=$(rate "$size" "$sdev" "$cdev") ;;
+				*) res=$(perf "ib_$t" "$size" "$sdev" "$cdev") ;;
+				esac
+				[ "$res" = clock ] || break
+				clock_retries=$((clock_retries + 1))
+			done
+			case $res in
+			fail) F[$key]=$((F[$key] + 1)) ;;
+			ok*)
+				read -r _ val tk <<<"$res"
+				echo "$val" >>"$work/vals"
+				[ -z "$tk" ] || echo "$tk" >>"$work/ticks"
+				;;
+			esac
+		done
+		N[$key]=$(wc -l <"$work/vals")
+		V[$key]=$(median <"$work/vals")
+		# CPU ms per MB moved: median ticks over iters x size bytes
+		case $t in
+		*_bw) CPU[$key]=$(median <"$work/ticks" | awk -v hz="$hz" -v mb="$(awk -v n="$iters" -v s="$size" 'BEGIN { print n * s / 1e6 }')" \
+			'NF { printf "%.1f", $1 * 1000 / hz / mb }') ;;
 		esac
 	done
-	rdma link delete "${ca[1]}"
-	rdma link delete "${cb[1]}"
+	rdma link delete "$cdev"
+	rdma link delete "$sdev"
 done
 
-out "iWARP benchmark: $iters x $size B (latency: 8 B), one VM run ($(nproc) vCPUs)"
-out "$(printf '%-13s %-13s %12s %6s %10s' pair test value cpu% vs-siw)"
-for t in $tests; do
-	unit="MB/s"
-	case "$t" in *_lat) unit="us" ;; rping) unit="us/it" ;; esac
-	ref=${R[siw-siw.$t]%% *}
+# show VALUE REF N FAILED: "value (n/runs[, k failed]) ratio", "fail
+# (0/runs)" when no run completed, "no time (0/runs)" when runs completed
+# but perftest could not time any
+show() {
+	local v=$1 ref=$2 n=$3 failed=$4 note=''
+	[ "$failed" -eq 0 ] || note=", $failed failed"
+	case $v in
+	n/a) printf 'n/a' ;;
+	'')
+		if [ "$failed" -gt 0 ]; then
+			printf 'fail (0/%s%s)' "$runs" "$note"
+		else
+			printf 'no time (0/%s)' "$runs"
+		fi
+		;;
+	*)
+		printf '%s (%s/%s%s)' "$v" "$n" "$runs" "$note"
+		awk -v v="$v" -v r="$ref" 'BEGIN { if (r + 0 > 0) printf " %.2fx", v / r }'
+		;;
+	esac
+}
+
+out "## iWARP benchmark, $(date -u +%Y-%m-%d), $(nproc) vCPUs under QEMU/TCG"
+out ""
+out "Runs per cell: $runs; perftest -R, $iters messages; connect rate: $conns serial connections."
+out "siw is built with MPA CRC required.  Each cell: median (runs with a number/runs) and its ratio to siw/siw."
+out ""
+out "| test | ${pairs// / | } |"
+out "|---|$(for p in $pairs; do printf -- '---|'; done)"
+for cell in $cells; do
+	t=${cell%:*} size=${cell#*:}
+	case $t in
+	*_bw) label="ib_$t $((size / 1024)) KiB, MB/s" ;;
+	*_lat) label="ib_$t 8 B, typical usec" ;;
+	rate) label="connect+disconnect/s, $size held" ;;
+	esac
+	row="| $label |"
 	for pair in $pairs; do
-		v=${R[$pair.$t]%% *}
-		c=${R[$pair.$t]##* }
-		ratio=$(awk -v v="$v" -v r="$ref" 'BEGIN { if (v + 0 > 0 && r + 0 > 0) printf "%.2f", v / r; else print "-" }')
-		out "$(printf '%-13s %-13s %9s %-4s %5s%% %9s' "$pair" "$t" "$v" "$unit" "$c" "$ratio")"
+		row+=" $(show "${V[$pair.$cell]:-}" "${V[siw/siw.$cell]:-}" "${N[$pair.$cell]:-0}" "${F[$pair.$cell]:-0}") |"
 	done
+	out "$row"
+	case $t in
+	*_bw)
+		row="| ib_$t $((size / 1024)) KiB, CPU ms/MB |"
+		for pair in $pairs; do
+			row+=" $(show "${CPU[$pair.$cell]:-}" "${CPU[siw/siw.$cell]:-}" "${N[$pair.$cell]:-0}" "${F[$pair.$cell]:-0}") |"
+		done
+		out "$row"
+		;;
+	esac
 done
-out "(bandwidth: higher is better; latency and us/it: lower is better, ratio > 1 is slower)"
+row="| held rate / rate with none |"
+for pair in $pairs; do
+	row+=" $(awk -v h="${V[$pair.rate:$hold]:-}" -v z="${V[$pair.rate:0]:-}" 'BEGIN { if (h + 0 > 0 && z + 0 > 0) printf "%.2f", h / z; else printf "-" }') |"
+done
+out "$row"
+out ""
+out "Bandwidth, rates: higher is better; latency, CPU: lower is better."
+out "n/a: siw/irdma ib_write_lat: siw starts MPA in client-server mode (no RTR), where the responder may not send first; ib_write_lat's server does."
+out "Runs perftest could not time (TSC calibration under TCG), run again: $clock_retries."
+fails=0
+for k in "${!F[@]}"; do fails=$((fails + F[$k])); done
+if [ "$fails" -gt 0 ]; then
+	out ""
+	out "Failed runs: $fails; the last failure of each cell:"
+	for f in "$work"/fail.*; do
+		out "  ${f##*/fail.}:"
+		{
+			head -n 1 "$f"
+			grep -v '^ *\(local\|remote\) address\|^-*$' "$f" | tail -n 6
+		} | sed 's/^/    /' >&3
+	done
+fi
+exit 0

@@ -4,6 +4,7 @@
 # The VM integration suite: every tests/vm/*.sh, in order, in one VM.
 #
 #   tools/vm/tests.sh [--timeout SEC] [PATTERN...]
+#   tools/vm/tests.sh --host-only [PATTERN...]
 #
 # PATTERN selects scripts whose file name contains it (e.g. "05", "siw").
 # Each script prints PASS:/FAIL:/SKIP: lines (tests/lib.sh); they are
@@ -22,6 +23,7 @@
 # line, run from the repo) run on the host before the VM boots, for work
 # too slow for the guest; its output is shown as "# " diagnostics when it
 # fails, and the script itself finds and reports what is missing.
+# --host-only does that host part and stops (tools/bench.sh uses it).
 #
 # The VM is booted with slab_nomerge, so named slab caches stay apart for
 # the slab accounting of tests/lib.sh, and with slab and page
@@ -237,10 +239,11 @@ host_stop() {
 
 host_main() {
 	trap host_stop INT TERM HUP
-	local patterns=() scripts=() s p t total=0 start
+	local patterns=() scripts=() s p t total=0 start host_only=0
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		--timeout) override_timeout=${2:?}; shift 2 ;;
+		--host-only) host_only=1; shift ;;
 		-h | --help) sed -n '4,/^set -uo/{/^set -uo/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
 		*) patterns+=("$1"); shift ;;
 		esac
@@ -265,6 +268,10 @@ host_main() {
 	start=$(now)
 	build_progs || fail=$((fail + $?))
 	host_setup "${scripts[@]}"
+	if [ "$host_only" = 1 ]; then
+		[ "$fail" = 0 ]
+		return
+	fi
 	local todo=("${scripts[@]}")
 	while [ "${#todo[@]}" -gt 0 ]; do
 		total=120 # boot and margin
