@@ -439,6 +439,20 @@ t_rdma_listening() {
 		grep -q "^link ${2:-[^ ]*}/.* state LISTEN .*src-addr.*:$1 "
 }
 
+# t_listen_ready NS PORT DEV: a server in netns NS listening with rdma_cm
+# on PORT can take a connection on DEV.  rdma_cm shows the id on DEV in
+# LISTEN before DEV's driver has made its listener, and a connect in that
+# window is refused (ECONNREFUSED): so this waits for the listener itself,
+# siw's listening socket in NS or, on the model, its SYN steering entry.
+t_listen_ready() {
+	t_rdma_listening "$2" "$3" || return 1
+	case $3 in
+	siw*) ip netns exec "$1" ss -Hltn "sport = :$2" | grep -q . ;;
+	irdma*) cat /sys/kernel/debug/irdma_sim/irdma_sim*/objects 2>/dev/null |
+		grep -q "^QHASH syn [^ ]*:$2 " ;;
+	esac
+}
+
 # t_devinfo_field DEV FIELD: FIELD's value in "ibv_devinfo -v -d DEV"
 # (first port for port fields), e.g. t_devinfo_field irdma0 max_sge
 t_devinfo_field() {
