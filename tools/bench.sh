@@ -5,16 +5,19 @@
 # soft-iWARP, all measured in one VM run so that the ratios mean something.
 # A benchmark, not a test: it prints numbers and passes no judgement.
 #
-#   tools/bench.sh [--runs N] [--iters N] [--conns N] [--hold N]
-#   tools/bench.sh --guest ...     (inside the VM)
+#   tools/bench.sh [--runs N] [--iters N] [--conns N] [--hold N] [--pairs LIST]
+#                  [--tries N]
+#   tools/bench.sh --guest ...     (inside the VM; tests/vm/87-bench.sh)
 #
 # The reference is siw with MPA CRC required (tools/siw.sh --crc), so that
 # both stacks pay for CRC32c on every FPDU; it is loaded instead of the
 # plain siw for the whole run.  Pairs, written client/server (the client
 # in netns a on va, the server in netns b on vb, over one veth):
 #   siw/siw  irdma/irdma  irdma/siw  siw/irdma
+# (--pairs "irdma/irdma siw/irdma" runs only those; ratios need siw/siw).
 # Cells, each run --runs times (default 3) and shown as the median with the
-# number of runs that gave a number ("3/3"):
+# number of runs that gave a number ("3/3"); a run that perftest could not
+# time is run again, up to --tries times in all (default 3):
 #   ib_write_bw, ib_read_bw, ib_send_bw   -R, --iters messages (default
 #       1000) of 64 KiB and of 4 KiB: MB/s, and the CPU time of both vCPUs
 #       per MB moved (both ends run in this VM, connection setup included)
@@ -31,9 +34,10 @@ set -uo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/.." && pwd)
-runs=3 iters=1000 conns=200 hold=1000 guest=0
+runs=3 iters=1000 conns=200 hold=1000 tries=3 guest=0
+pairs="siw/siw irdma/irdma irdma/siw siw/irdma"
 usage() {
-	echo "usage: $0 [--runs N] [--iters N] [--conns N] [--hold N]" >&2
+	echo "usage: $0 [--runs N] [--iters N] [--conns N] [--hold N] [--pairs LIST] [--tries N]" >&2
 	exit 2
 }
 while [ $# -gt 0 ]; do
@@ -42,24 +46,30 @@ while [ $# -gt 0 ]; do
 	--iters) iters=${2:?}; shift 2 ;;
 	--conns) conns=${2:?}; shift 2 ;;
 	--hold) hold=${2:?}; shift 2 ;;
+	--pairs) pairs=${2:?}; shift 2 ;;
+	--tries) tries=${2:?}; shift 2 ;;
 	--guest) guest=1; shift ;;
 	*) usage ;;
 	esac
 done
-case "$runs$iters$conns$hold" in *[!0-9]*) usage ;; esac
-if [ "$runs" -lt 1 ] || [ "$iters" -lt 1 ] || [ "$conns" -lt 1 ] || [ "$hold" -lt 1 ]; then
+case "$runs$iters$conns$hold$tries" in *[!0-9]*) usage ;; esac
+for p in $pairs; do
+	case $p in siw/siw | irdma/irdma | irdma/siw | siw/irdma) ;; *) usage ;; esac
+done
+if [ "$runs" -lt 1 ] || [ "$iters" -lt 1 ] || [ "$conns" -lt 1 ] || [ "$hold" -lt 1 ] ||
+	[ "$tries" -lt 1 ]; then
 	usage
 fi
 
 if [ "$guest" = 0 ]; then
 	make -C "$repo" modules >/dev/null || exit 1
-	# the test programs (cm_loop, 72-cm-loop's) and the CRC siw
-	"$repo/tools/vm/tests.sh" --host-only 72-cm-loop || exit 1
+	# the test programs (cm_loop) and the CRC siw, as for 87-bench
+	"$repo/tools/vm/tests.sh" --host-only 87-bench || exit 1
 	"$repo/tools/siw.sh" --crc >/dev/null || exit 1
 	# a generous bound: about 40 runs per pair of up to 60 s each
 	exec "$here/vm/run.sh" --timeout $((600 + runs * 4 * 40 * 60)) -- \
 		"$here/bench.sh" --guest --runs "$runs" --iters "$iters" \
-		--conns "$conns" --hold "$hold"
+		--conns "$conns" --hold "$hold" --pairs "$pairs" --tries "$tries"
 fi
 
 # ---------------------------------------------------------------- guest ---
@@ -106,7 +116,7 @@ perf() {
 	esac
 	ip netns exec "$T_NS_B" timeout 60 "$tool" "${sargs[@]}" >"$work/srv" 2>&1 &
 	spid=$!
-	t_wait 10 t_rdma_listening "$port" "$sdev"
+	t_wait 10 t_listen_ready "$T_NS_B" "$port" "$sdev"
 	b0=$(busy_ticks)
 	ip netns exec "$T_NS_A" timeout 50 "$tool" "${cargs[@]}" "$T_IP_B" >"$work/cli" 2>&1 || rc=$?
 	b1=$(busy_ticks)
@@ -119,6 +129,7 @@ perf() {
 		{
 			echo "client exited $rc, server $src"
 			cat "$work/cli" "$work/srv"
+			dmesg | grep -E 'irdma|siw' | tail -n 5
 		} >"$work/fail.$tool.$size.$sdev.$cdev"
 		echo fail
 	elif awk -v v="$v" 'BEGIN { exit !(v + 0 > 0 && v + 0 < 1e9) }'; then
@@ -135,7 +146,7 @@ rate() {
 	[ "$held" -gt 0 ] && args=(-H "$held")
 	ip netns exec "$T_NS_B" "$T_PROGS/cm_loop" -s -a "$T_IP_B" -p "$port" -n 0 -t 30 >"$work/srv" 2>&1 &
 	spid=$!
-	t_wait 10 t_rdma_listening "$port" "$2"
+	t_wait 10 t_listen_ready "$T_NS_B" "$port" "$2"
 	ip netns exec "$T_NS_A" timeout $((120 + held / 5)) "$T_PROGS/cm_loop" -c -a "$T_IP_B" -p "$port" \
 		-n "$conns" -t 30 "${args[@]}" >"$work/cli" 2>&1 &&
 		v=$(sed -n 's/^cm_loop: [0-9]* connections in .* s (\([0-9.]*\)\/s), 0 failed.*/\1/p' "$work/cli")
@@ -154,7 +165,6 @@ median() {
 	sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
-pairs="siw/siw irdma/irdma irdma/siw siw/irdma"
 cells="write_bw:65536 read_bw:65536 send_bw:65536 write_bw:4096 read_bw:4096 send_bw:4096 write_lat:8 send_lat:8 read_lat:8 rate:0 rate:$hold"
 declare -A V CPU N F
 clock_retries=0
@@ -180,13 +190,15 @@ for pair in $pairs; do
 		: >"$work/ticks"
 		F[$key]=0
 		for ((r = 0; r < runs; r++)); do
-			# a run perftest could not time is run again, twice at most
-			for try in 1 2 3; do
+			# a run perftest could not time is run again
+			for ((try = 1; try <= tries; try++)); do
 				case $t in
 				rate) res=$(rate "$size" "$sdev" "$cdev") ;;
 				*) res=$(perf "ib_$t" "$size" "$sdev" "$cdev") ;;
 				esac
-				[ "$res" = clock ] || break
+				if [ "$res" != clock ] || [ "$try" -eq "$tries" ]; then
+					break
+				fi
 				clock_retries=$((clock_retries + 1))
 			done
 			case $res in
@@ -279,7 +291,7 @@ if [ "$fails" -gt 0 ]; then
 		out "  ${f##*/fail.}:"
 		{
 			head -n 1 "$f"
-			grep -v '^ *\(local\|remote\) address\|^-*$' "$f" | tail -n 6
+			grep -v '^ *\(local\|remote\) address\|^-*$' "$f" | tail -n 10
 		} | sed 's/^/    /' >&3
 	done
 fi
