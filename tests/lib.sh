@@ -340,6 +340,11 @@ t_slab_cmp() {
 	fi
 	t_indent <<<"$out"
 	t_slab_traces "$out"
+	# what else grew, named caches too: a whole network namespace
+	# left behind shows as net_namespace +1 beside its kmalloc objects
+	t_log "$name: every cache that grew, largest first:"
+	T_SLAB_TOL=0 T_SLAB_IGNORE='^$' t_slab_growth "$before" "$after" |
+		sort -t+ -k2 -rn | head -n 15 | t_indent
 	t_fail "$name" "slab growth: $(head -n1 <<<"$out")"
 	return 1
 }

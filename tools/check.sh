@@ -118,7 +118,7 @@ optional_stage fuzz 900 tools/fuzz.sh --smoke
 if want siw; then
 	# the peer of the tests, and the benchmark's reference (MPA CRC required)
 	for v in '' --crc; do
-		echo "### stage siw: tools/siw.sh $v"
+		echo "### stage siw: tools/siw.sh${v:+ $v}"
 		if out=$(timeout --foreground -k 30 600 "$repo/tools/siw.sh" ${v:+"$v"} 2>&1); then
 			echo "$out"
 			result "PASS: siw${v:+-crc}-build"
