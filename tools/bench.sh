@@ -7,7 +7,7 @@
 #
 #   tools/bench.sh [--runs N] [--iters N] [--conns N] [--hold N] [--pairs LIST]
 #                  [--tries N]
-#   tools/bench.sh --guest ...     (inside the VM; tests/vm/87-bench.sh)
+#   tools/bench.sh --guest ...     (inside the VM)
 #
 # The reference is siw with MPA CRC required (tools/siw.sh --crc), so that
 # both stacks pay for CRC32c on every FPDU; it is loaded instead of the
@@ -63,8 +63,8 @@ fi
 
 if [ "$guest" = 0 ]; then
 	make -C "$repo" modules >/dev/null || exit 1
-	# the test programs (cm_loop) and the CRC siw, as for 87-bench
-	"$repo/tools/vm/tests.sh" --host-only 87-bench || exit 1
+	# the test programs (cm_loop, as 72-cm-loop's) and the CRC siw
+	"$repo/tools/vm/tests.sh" --host-only 72-cm-loop || exit 1
 	"$repo/tools/siw.sh" --crc >/dev/null || exit 1
 	# a generous bound: about 40 runs per pair of up to 60 s each
 	exec "$here/vm/run.sh" --timeout $((600 + runs * 4 * 40 * 60)) -- \
@@ -97,13 +97,13 @@ hz=$(getconf CLK_TCK)
 # busy_ticks: clock ticks all CPUs spent busy so far
 busy_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 }' /proc/stat; }
 
-# perf TOOL SIZE SDEV CDEV: one perftest run; prints "ok VALUE TICKS",
+# perf TOOL SIZE SDEV CDEV PORT: one perftest run; prints "ok VALUE TICKS",
 # "clock" when both ends completed but perftest could not time the run
 # (its TSC calibration fails now and then under TCG: "Correlation
 # coefficient r^2 < 0.9", then it prints 0.00 MB/s or inf usec), or
 # "fail" (the output of both ends is kept in $work/fail.*)
 perf() {
-	local tool=$1 size=$2 sdev=$3 cdev=$4 port=$((19000 + RANDOM % 1000))
+	local tool=$1 size=$2 sdev=$3 cdev=$4 port=$5
 	local sargs=(-R -F -d "$sdev" -p "$port" -s "$size" -n "$iters") cargs b0 b1 v spid rc=0 src=0
 	cargs=(-R -F -d "$cdev" -p "$port" -s "$size" -n "$iters")
 	# Debian's perftest asks 220 bytes of inline data on any Intel
@@ -139,10 +139,10 @@ perf() {
 	fi
 }
 
-# rate HOLD SDEV CDEV: one cm_loop run of $conns connections with HOLD
+# rate HOLD SDEV CDEV PORT: one cm_loop run of $conns connections with HOLD
 # held; prints "ok RATE" or "fail"
 rate() {
-	local held=$1 port=$((20000 + RANDOM % 1000)) spid v='' args=()
+	local held=$1 port=$4 spid v='' args=()
 	[ "$held" -gt 0 ] && args=(-H "$held")
 	ip netns exec "$T_NS_B" "$T_PROGS/cm_loop" -s -a "$T_IP_B" -p "$port" -n 0 -t 30 >"$work/srv" 2>&1 &
 	spid=$!
@@ -168,6 +168,7 @@ median() {
 cells="write_bw:65536 read_bw:65536 send_bw:65536 write_bw:4096 read_bw:4096 send_bw:4096 write_lat:8 send_lat:8 read_lat:8 rate:0 rate:$hold"
 declare -A V CPU N F
 clock_retries=0
+port=19000
 for pair in $pairs; do
 	cstack=${pair%/*} sstack=${pair#*/}
 	cdev=${cstack}0 sdev=${sstack}1
@@ -192,9 +193,12 @@ for pair in $pairs; do
 		for ((r = 0; r < runs; r++)); do
 			# a run perftest could not time is run again
 			for ((try = 1; try <= tries; try++)); do
+				# a port no earlier run used: no listener of
+				# an earlier run can still be going away on it
+				port=$((port + 1))
 				case $t in
-				rate) res=$(rate "$size" "$sdev" "$cdev") ;;
-				*) res=$(perf "ib_$t" "$size" "$sdev" "$cdev") ;;
+				rate) res=$(rate "$size" "$sdev" "$cdev" "$port") ;;
+				*) res=$(perf "ib_$t" "$size" "$sdev" "$cdev" "$port") ;;
 				esac
 				if [ "$res" != clock ] || [ "$try" -eq "$tries" ]; then
 					break
