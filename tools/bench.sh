@@ -217,9 +217,10 @@ for pair in $pairs; do
 		N[$key]=$(wc -l <"$work/vals")
 		V[$key]=$(median <"$work/vals")
 		# CPU ms per MB moved: median ticks over iters x size bytes
+		# shellcheck disable=SC2034 # CPU is read through row's nameref
 		case $t in
-		*_bw) CPU[$key]=$(median <"$work/ticks" | awk -v hz="$hz" -v mb="$(awk -v n="$iters" -v s="$size" 'BEGIN { print n * s / 1e6 }')" \
-			'NF { printf "%.1f", $1 * 1000 / hz / mb }') ;;
+		*_bw) CPU[$key]=$(median <"$work/ticks" | awk -v hz="$hz" -v n="$iters" -v s="$size" \
+			'NF { printf "%.1f", $1 * 1000 / hz / (n * s / 1e6) }') ;;
 		esac
 	done
 	rdma link delete "$cdev"
@@ -248,6 +249,16 @@ show() {
 	esac
 }
 
+# row LABEL ARRAY CELL: one table row of ARRAY's (V or CPU) values of CELL
+row() {
+	local -n a=$2
+	local line="| $1 |" p
+	for p in $pairs; do
+		line+=" $(show "${a[$p.$3]:-}" "${a[siw/siw.$3]:-}" "${N[$p.$3]:-0}" "${F[$p.$3]:-0}") |"
+	done
+	out "$line"
+}
+
 out "## iWARP benchmark, $(date -u +%Y-%m-%d), $(nproc) vCPUs under QEMU/TCG"
 out ""
 out "Runs per cell: $runs; perftest -R, $iters messages; connect rate: $conns serial connections."
@@ -262,26 +273,14 @@ for cell in $cells; do
 	*_lat) label="ib_$t 8 B, typical usec" ;;
 	rate) label="connect+disconnect/s, $size held" ;;
 	esac
-	row="| $label |"
-	for pair in $pairs; do
-		row+=" $(show "${V[$pair.$cell]:-}" "${V[siw/siw.$cell]:-}" "${N[$pair.$cell]:-0}" "${F[$pair.$cell]:-0}") |"
-	done
-	out "$row"
-	case $t in
-	*_bw)
-		row="| ib_$t $((size / 1024)) KiB, CPU ms/MB |"
-		for pair in $pairs; do
-			row+=" $(show "${CPU[$pair.$cell]:-}" "${CPU[siw/siw.$cell]:-}" "${N[$pair.$cell]:-0}" "${F[$pair.$cell]:-0}") |"
-		done
-		out "$row"
-		;;
-	esac
+	row "$label" V "$cell"
+	case $t in *_bw) row "ib_$t $((size / 1024)) KiB, CPU ms/MB" CPU "$cell" ;; esac
 done
-row="| held rate / rate with none |"
+line="| held rate / rate with none |"
 for pair in $pairs; do
-	row+=" $(awk -v h="${V[$pair.rate:$hold]:-}" -v z="${V[$pair.rate:0]:-}" 'BEGIN { if (h + 0 > 0 && z + 0 > 0) printf "%.2f", h / z; else printf "-" }') |"
+	line+=" $(awk -v h="${V[$pair.rate:$hold]:-}" -v z="${V[$pair.rate:0]:-}" 'BEGIN { if (h + 0 > 0 && z + 0 > 0) printf "%.2f", h / z; else printf "-" }') |"
 done
-out "$row"
+out "$line"
 out ""
 out "Bandwidth, rates: higher is better; latency, CPU: lower is better."
 out "n/a: siw/irdma ib_write_lat: siw starts MPA in client-server mode (no RTR), where the responder may not send first; ib_write_lat's server does."
