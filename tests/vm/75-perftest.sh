@@ -69,11 +69,18 @@ perf_args() {
 perf() {
 	local name=$1 tool=$2 sdev=$3 cdev=$4 spid rc=0 src=0 res port=18515
 	local sns=$T_NS_B cns=$T_NS_A dst=$T_IP_B
-	[ "${5:-}" = rev ] && sns=$T_NS_A cns=$T_NS_B dst=$T_IP_A
+	local cif=$T_IF_A
+	[ "${5:-}" = rev ] && sns=$T_NS_A cns=$T_NS_B dst=$T_IP_A cif=$T_IF_B
+	# the server listens for the test QP only after the parameters went
+	# over a first connection: see t_syn_delay
+	if ! t_syn_delay "$cns" "$cif" 50; then
+		t_fail "$name" "tc could not delay SYNs on $cif"
+		return
+	fi
 	# shellcheck disable=SC2046 # perf_args prints separate arguments
 	ip netns exec "$sns" timeout 90 "$tool" -R -F -d "$sdev" $(perf_args "$tool" "$sdev") >"$work/srv" 2>&1 &
 	spid=$!
-	if ! t_wait 10 t_rdma_listening "$port"; then
+	if ! t_wait 10 t_listen_ready "$sns" "$port" "$sdev"; then
 		kill "$spid" 2>/dev/null
 		wait "$spid"
 		t_indent <"$work/srv"
