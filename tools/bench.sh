@@ -7,7 +7,7 @@
 #
 #   tools/bench.sh [--runs N] [--iters N] [--conns N] [--hold N] [--pairs LIST]
 #                  [--tries N]
-#   tools/bench.sh --guest ...     (inside the VM)
+#   tools/bench.sh --guest ...     (inside the VM; tests/vm/87-bench.sh)
 #
 # The reference is siw with MPA CRC required (tools/siw.sh --crc), so that
 # both stacks pay for CRC32c on every FPDU; it is loaded instead of the
@@ -66,9 +66,8 @@ fi
 
 if [ "$guest" = 0 ]; then
 	make -C "$repo" modules >/dev/null || exit 1
-	# the test programs (cm_loop, as 72-cm-loop's) and the CRC siw
-	"$repo/tools/vm/tests.sh" --host-only 72-cm-loop || exit 1
-	"$repo/tools/siw.sh" --crc >/dev/null || exit 1
+	# the test programs (cm_loop) and the CRC siw, as for 87-bench
+	"$repo/tools/vm/tests.sh" --host-only 87-bench || exit 1
 	# a generous bound: about 40 runs per pair of up to 60 s each
 	exec "$here/vm/run.sh" --timeout $((600 + runs * 4 * 40 * 60)) -- \
 		"$here/bench.sh" --guest --runs "$runs" --iters "$iters" \
