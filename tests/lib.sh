@@ -471,7 +471,10 @@ t_listen_ready() {
 # with the model's listener (one control-QP command, about 0.6 ms under
 # TCG against siw's 0.3 ms) it was lost about once in 50 runs of a siw
 # client against an irdma server.  A delayed client SYN lets the server's
-# listener come first; the data path is not touched.
+# listener come first; the data path is not touched.  T_SYN_DELAY_MS is
+# the delay the perftest runs use.
+# shellcheck disable=SC2034 # read by the scripts that source this file
+T_SYN_DELAY_MS=50
 t_syn_delay() {
 	local ns=$1 dev=$2 ms=$3
 	ip -n "$ns" link show "$dev" >/dev/null || return 1

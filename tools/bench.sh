@@ -30,9 +30,9 @@
 # (a failed connect included) counts as no number: a cell with none says
 # "fail", never a value.  Cells that cannot run say "n/a" and the table's
 # notes say why.  TCG is slow and noisy: compare ratios within one run.
-# Each perftest client's TCP SYNs leave 50 ms late (t_syn_delay in
-# tests/lib.sh: perftest's own client/server race); the connect rates are
-# measured without that delay.
+# Each perftest client's TCP SYNs leave T_SYN_DELAY_MS (50) ms late
+# (t_syn_delay in tests/lib.sh: perftest's own client/server race); the
+# connect rates are measured without that delay.
 set -uo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -95,7 +95,6 @@ t_hosts_up || die "cannot set up netns $T_NS_A/$T_NS_B"
 work=$(mktemp -d /var/tmp/bench.XXXXXX)
 t_defer rm -rf "$work"
 hz=$(getconf CLK_TCK)
-syn_ms=50
 
 # busy_ticks: clock ticks all CPUs spent busy so far
 busy_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 }' /proc/stat; }
@@ -194,7 +193,7 @@ for pair in $pairs; do
 		# parameters, maybe before its server listens (t_syn_delay)
 		case $t in
 		rate) t_syn_delay "$T_NS_A" "$T_IF_A" 0 ;;
-		*) t_syn_delay "$T_NS_A" "$T_IF_A" "$syn_ms" ;;
+		*) t_syn_delay "$T_NS_A" "$T_IF_A" "$T_SYN_DELAY_MS" ;;
 		esac || die "tc on $T_IF_A failed"
 		: >"$work/vals"
 		: >"$work/ticks"
@@ -270,7 +269,7 @@ row() {
 
 out "## iWARP benchmark, $(date -u +%Y-%m-%d), $(nproc) vCPUs under QEMU/TCG"
 out ""
-out "Runs per cell: $runs; perftest -R, $iters messages, client SYNs delayed $syn_ms ms (perftest's listen race); connect rate: $conns serial connections."
+out "Runs per cell: $runs; perftest -R, $iters messages, client SYNs delayed $T_SYN_DELAY_MS ms (perftest's listen race); connect rate: $conns serial connections."
 out "siw is built with MPA CRC required.  Each cell: median (runs with a number/runs) and its ratio to siw/siw."
 out ""
 out "| test | ${pairs// / | } |"

@@ -73,7 +73,7 @@ perf() {
 	[ "${5:-}" = rev ] && sns=$T_NS_A cns=$T_NS_B dst=$T_IP_A cif=$T_IF_B
 	# the server listens for the test QP only after the parameters went
 	# over a first connection: see t_syn_delay
-	if ! t_syn_delay "$cns" "$cif" 50; then
+	if ! t_syn_delay "$cns" "$cif" "$T_SYN_DELAY_MS"; then
 		t_fail "$name" "tc could not delay SYNs on $cif"
 		return
 	fi
