@@ -6,7 +6,7 @@
 # A benchmark, not a test: it prints numbers and passes no judgement.
 #
 #   tools/bench.sh [--runs N] [--iters N] [--conns N] [--hold N] [--pairs LIST]
-#                  [--tries N]
+#                  [--tries N] [--retry-failed]
 #   tools/bench.sh --guest ...     (inside the VM; tests/vm/87-bench.sh)
 #
 # The reference is siw with MPA CRC required (tools/siw.sh --crc), so that
@@ -17,7 +17,9 @@
 # (--pairs "irdma/irdma siw/irdma" runs only those; ratios need siw/siw).
 # Cells, each run --runs times (default 3) and shown as the median with the
 # number of runs that gave a number ("3/3"); a run that perftest could not
-# time is run again, up to --tries times in all (default 3):
+# time is run again, up to --tries times in all (default 3); with
+# --retry-failed so is a run that failed, which the cell still counts as
+# failed ("1/1, 1 failed": one number, one failure):
 #   ib_write_bw, ib_read_bw, ib_send_bw   -R, --iters messages (default
 #       1000) of 64 KiB and of 4 KiB: MB/s, and the CPU time of both vCPUs
 #       per MB moved (both ends run in this VM, connection setup included)
@@ -37,10 +39,10 @@ set -uo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/.." && pwd)
-runs=3 iters=1000 conns=200 hold=1000 tries=3 guest=0
+runs=3 iters=1000 conns=200 hold=1000 tries=3 retry_failed=0 guest=0
 pairs="siw/siw irdma/irdma irdma/siw siw/irdma"
 usage() {
-	echo "usage: $0 [--runs N] [--iters N] [--conns N] [--hold N] [--pairs LIST] [--tries N]" >&2
+	echo "usage: $0 [--runs N] [--iters N] [--conns N] [--hold N] [--pairs LIST] [--tries N] [--retry-failed]" >&2
 	exit 2
 }
 while [ $# -gt 0 ]; do
@@ -51,6 +53,7 @@ while [ $# -gt 0 ]; do
 	--hold) hold=${2:?}; shift 2 ;;
 	--pairs) pairs=${2:?}; shift 2 ;;
 	--tries) tries=${2:?}; shift 2 ;;
+	--retry-failed) retry_failed=1; shift ;;
 	--guest) guest=1; shift ;;
 	*) usage ;;
 	esac
@@ -68,10 +71,12 @@ if [ "$guest" = 0 ]; then
 	make -C "$repo" modules >/dev/null || exit 1
 	# the test programs (cm_loop) and the CRC siw, as for 87-bench
 	"$repo/tools/vm/tests.sh" --host-only 87-bench || exit 1
+	more=()
+	[ "$retry_failed" = 0 ] || more+=(--retry-failed)
 	# a generous bound: about 40 runs per pair of up to 60 s each
 	exec "$here/vm/run.sh" --timeout $((600 + runs * 4 * 40 * 60)) -- \
 		"$here/bench.sh" --guest --runs "$runs" --iters "$iters" \
-		--conns "$conns" --hold "$hold" --pairs "$pairs" --tries "$tries"
+		--conns "$conns" --hold "$hold" --pairs "$pairs" --tries "$tries" "${more[@]}"
 fi
 
 # ---------------------------------------------------------------- guest ---
@@ -199,7 +204,9 @@ for pair in $pairs; do
 		: >"$work/ticks"
 		F[$key]=0
 		for ((r = 0; r < runs; r++)); do
-			# a run perftest could not time is run again
+			# a run perftest could not time is run again, and
+			# with --retry-failed a failed one too (still
+			# counted as failed)
 			for ((try = 1; try <= tries; try++)); do
 				# a port no earlier run used: no listener of
 				# an earlier run can still be going away on it
@@ -208,13 +215,16 @@ for pair in $pairs; do
 				rate) res=$(rate "$size" "$sdev" "$cdev" "$port") ;;
 				*) res=$(perf "ib_$t" "$size" "$sdev" "$cdev" "$port") ;;
 				esac
-				if [ "$res" != clock ] || [ "$try" -eq "$tries" ]; then
-					break
-				fi
-				clock_retries=$((clock_retries + 1))
+				case $res in
+				fail)
+					F[$key]=$((F[$key] + 1))
+					[ "$retry_failed" = 1 ] || break
+					;;
+				clock) [ "$try" -eq "$tries" ] || clock_retries=$((clock_retries + 1)) ;;
+				*) break ;;
+				esac
 			done
 			case $res in
-			fail) F[$key]=$((F[$key] + 1)) ;;
 			ok*)
 				read -r _ val tk <<<"$res"
 				echo "$val" >>"$work/vals"

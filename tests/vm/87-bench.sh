@@ -4,13 +4,18 @@
 # host-setup: tools/siw.sh --crc
 #
 # The benchmark (tools/bench.sh, "make bench") at a tiny size, so that it
-# cannot rot: one run per cell (not repeated when perftest cannot time
-# it), 20 messages, 5 serial connections and 10 held.  Its numbers mean nothing at this size and are only shown; what is
-# checked is that the CRC siw is the one loaded and that every run of
-# every cell of every pair (siw/siw, irdma/irdma, irdma/siw, siw/irdma)
-# completed, client and server, but the one cell the table marks n/a.  A
-# run that completed but that perftest could not time ("no time": its TSC
+# cannot rot: one run per cell, 20 messages, 5 serial connections and 10
+# held.  Its numbers mean nothing at this size and are only shown; what
+# is checked is that the CRC siw is the one loaded and that every cell of
+# every pair (siw/siw, irdma/irdma, irdma/siw, siw/irdma) completed,
+# client and server, but the one cell the table marks n/a.  A run that
+# completed but that perftest could not time ("no time": its TSC
 # calibration fails now and then under TCG) still counts as completed.
+# A failed run is run once more (--tries 2 --retry-failed) and the table
+# counts it: any failure in a pair with irdma in it fails the test; in
+# siw/siw, the reference, which runs none of this project's code, a
+# failure a second run made good is shown, not failed (siw under TCG
+# has hung in ib_read_bw, both ends, now and then).
 # Then the modules unload with a clean kernel log.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -28,7 +33,8 @@ t_dmesg_mark "$B"
 table=$(mktemp /var/tmp/bench.XXXXXX)
 t_defer rm -f "$table"
 rc=0
-"$T_REPO/tools/bench.sh" --guest --runs 1 --tries 1 --iters 20 --conns 5 --hold 10 >"$table" 2>&1 || rc=$?
+"$T_REPO/tools/bench.sh" --guest --runs 1 --tries 2 --retry-failed --iters 20 --conns 5 --hold 10 \
+	>"$table" 2>&1 || rc=$?
 t_indent <"$table"
 if [ "$rc" -ne 0 ] || ! grep -q '^| test |' "$table"; then
 	t_fail "$B/table" "bench.sh exited $rc without its table"
@@ -36,23 +42,29 @@ if [ "$rc" -ne 0 ] || ! grep -q '^| test |' "$table"; then
 fi
 t_pass "$B/table"
 
-# every pair's column: a number in each row, "n/a" only where noted
+# every pair's column: a number in each row, "n/a" only where noted; a
+# failed run (", 1 failed") only in the reference pair
 for pair in siw/siw irdma/irdma irdma/siw siw/irdma; do
-	bad=$(awk -F'|' -v p="$pair" '
+	ok='^ ([0-9.]+ \(1\/1\)|no time \(0\/1\))'
+	[ "$pair" != siw/siw ] || ok='^ ([0-9.]+ \(1\/1(, 1 failed)?\)|no time \(0\/1(, 1 failed)?\))'
+	bad=$(OK=$ok awk -F'|' -v p="$pair" '
+		BEGIN { ok = ENVIRON["OK"] }
 		$2 == " test " { for (i = 3; i < NF; i++) if ($i == " " p " ") col = i; next }
 		col && /^\| (ib_|connect)/ {
 			c = $col
 			if (c ~ /^ n\/a $/ && $2 ~ /write_lat/ && p == "siw/irdma") next
-			if (c ~ /fail/ || c !~ /^ ([0-9.]+ \(1\/1\)|no time \(0\/1\))/)
+			if (c !~ ok)
 				printf "%s:%s; ", $2, c
 		}
 		END { if (!col) print "no column" }' "$table")
 	if [ -z "$bad" ]; then
 		t_pass "$B/$pair"
 	else
-		t_fail "$B/$pair" "cells without a number: $bad"
+		t_fail "$B/$pair" "cells without a number, or with a failed run: $bad"
 	fi
 done
+retried=$(grep -c '^| .*failed)' "$table")
+[ "$retried" -eq 0 ] || t_log "$B: $retried row(s) of the table above show a failed run"
 
 t_check "$B/modprobe-r" modprobe -r siw irdma_sim irdma
 t_dmesg_check "$B/dmesg"
