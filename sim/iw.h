@@ -267,6 +267,11 @@ enum irdma_sim_iw_phase {
  * @rts_ae: LLP_CONNECTION_ESTABLISHED posted
  * @wait_rtr: LSMM sent with WAITFORRCVPDU: the SQ waits for an FPDU
  * @sq_blocked: the SQ waits for something other than a doorbell
+ * @sq_armed: a doorbell announced SQ work (or the RTS offload did, for the
+ *	driver's connection WQEs): the engine takes valid WQEs at the tail
+ *	until it finds one not valid; a WQE no doorbell announced is never
+ *	taken (set under sim->lock; irdma_sim_iw_sq_idle() clears it)
+ * @db_seq: doorbells that named this QP so far (sim->lock for changes)
  * @err: the engine stopped on an error (no more WQEs executed)
  * @term_sent: the stream's one TERMINATE is queued
  * @q2_data: a received frame is in Q2 for the next AE (under sim->lock)
@@ -363,6 +368,8 @@ struct irdma_sim_iw {
 	bool rts_ae;
 	bool wait_rtr;
 	bool sq_blocked;
+	bool sq_armed;
+	u32 db_seq;
 	bool err;
 	bool term_sent;
 	bool q2_data;

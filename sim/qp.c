@@ -97,6 +97,40 @@ static bool irdma_sim_iw_sq_ready(struct irdma_sim_iw *iw)
 	       READ_ONCE(iw->sq_pol);
 }
 
+/**
+ * irdma_sim_iw_ring() - a doorbell announced SQ work of this QP
+ * @iw: engine
+ *
+ * Context: sim->lock held.
+ */
+static void irdma_sim_iw_ring(struct irdma_sim_iw *iw)
+{
+	lockdep_assert_held(&iw->sim->lock);
+	/* the WQEs the doorbell announces before the count that says so */
+	smp_wmb();
+	WRITE_ONCE(iw->db_seq, iw->db_seq + 1);
+	WRITE_ONCE(iw->sq_armed, true);
+}
+
+/**
+ * irdma_sim_iw_sq_idle() - the SQ is empty: wait for the next doorbell
+ * @iw: engine
+ * @seq: @iw->db_seq as read before the engine last looked at the tail
+ *
+ * A doorbell rung since @seq keeps the SQ armed: the WQE it announced may
+ * have been written after the engine looked.
+ */
+static void irdma_sim_iw_sq_idle(struct irdma_sim_iw *iw, u32 seq)
+{
+	struct irdma_sim *sim = iw->sim;
+	unsigned long flags;
+
+	spin_lock_irqsave(&sim->lock, flags);
+	if (iw->db_seq == seq)
+		WRITE_ONCE(iw->sq_armed, false);
+	spin_unlock_irqrestore(&sim->lock, flags);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Memory registration WQEs                                                 */
 /* ------------------------------------------------------------------------ */
@@ -298,15 +332,19 @@ static void irdma_sim_iw_inline(struct irdma_sim_iw *iw, u32 idx, u32 len,
  * irdma_sim_iw_sq_one() - take and start the WQE at the SQ consumer
  * @iw: engine, no message in progress
  *
+ * Only a WQE some doorbell announced is taken: the engine works while the
+ * SQ is armed (irdma_sim_iw_ring()) and stops at the first WQE that is
+ * not valid.
+ *
  * Return: true when a WQE was taken (or failed), false when the SQ is
- * empty or blocked (iw->sq_blocked says which).
+ * empty (or not armed) or blocked (iw->sq_blocked says which).
  */
 static bool irdma_sim_iw_sq_one(struct irdma_sim_iw *iw)
 {
 	struct irdma_sim_iw_msg *m = &iw->msg;
 	struct irdma_sim_iw_pend *p;
 	struct irdma_sim_iw_rread *rr;
-	u32 idx = iw->sq_tail, quanta, slot, op, stag, i;
+	u32 idx = iw->sq_tail, quanta, slot, op, stag, i, seq;
 	u64 w[IRDMA_WQE_WORDS];
 	int n, ret;
 
@@ -315,8 +353,15 @@ static bool irdma_sim_iw_sq_one(struct irdma_sim_iw *iw)
 	 * invalidate) complete now: a fence waits only for unfinished ones
 	 */
 	irdma_sim_iw_retire(iw);
-	if (!irdma_sim_iw_sq_ready(iw))
+	if (!READ_ONCE(iw->sq_armed))
 		return false;
+	seq = READ_ONCE(iw->db_seq);
+	/* pairs with irdma_sim_iw_ring(): the count, then the valid bit */
+	smp_rmb();
+	if (!irdma_sim_iw_sq_ready(iw)) {
+		irdma_sim_iw_sq_idle(iw, seq);
+		return false;
+	}
 	dma_rmb();
 	w[IRDMA_WQE_HDR] = irdma_sim_iw_sq_word(iw, idx, IRDMA_WQE_HDR);
 	op = FIELD_GET(IRDMA_WQE_HDR_OPCODE, w[IRDMA_WQE_HDR]);
@@ -382,6 +427,11 @@ static bool irdma_sim_iw_sq_one(struct irdma_sim_iw *iw)
 	case IRDMA_WQE_OP_GEN_RTS_AE:
 		p->done = true;
 		iw->rts_ae = true;
+		/*
+		 * the last of the driver's connection WQEs, which the RTS
+		 * offload armed: what follows waits for a doorbell
+		 */
+		irdma_sim_iw_sq_idle(iw, 0);
 		irdma_sim_iw_ae(iw, IRDMA_AE_LLP_CONNECTION_ESTABLISHED,
 				IRDMA_AE_SOURCE_RSVD);
 		break;
@@ -734,8 +784,6 @@ static void irdma_sim_iw_work(struct work_struct *work)
 				iw->phase = IRDMA_SIM_IW_RUN;
 				spin_unlock_irqrestore(&sim->lock, flags);
 				irdma_sim_iw_replay(iw);
-				WRITE_ONCE(sim->poll_kick, true);
-				wake_up(&sim->poll_wq);
 			}
 			progress = ret != -EAGAIN;
 			running = iw->phase == IRDMA_SIM_IW_RUN;
@@ -769,7 +817,8 @@ static void irdma_sim_iw_work(struct work_struct *work)
 			if (!iw->fin_sent && iw->sock && !iw->closed &&
 			    ((close && !iw->msg.active && !iw->rs_cnt &&
 			      !iw->rr_cnt && iw->txoff == iw->txlen &&
-			      (iw->err || !irdma_sim_iw_sq_ready(iw))) ||
+			      (iw->err || !READ_ONCE(iw->sq_armed) ||
+			       !irdma_sim_iw_sq_ready(iw))) ||
 			     (term && (term_act == IRDMA_TERM_SEND_TERM_AND_FIN ||
 				       term_act == IRDMA_TERM_SEND_FIN_ONLY) &&
 			      iw->txoff == iw->txlen))) {
@@ -1026,6 +1075,11 @@ u16 irdma_sim_iw_modify(struct irdma_sim *sim, struct irdma_sim_qp *qp, u64 hdr,
 		iw->rx_msn[IRDMA_SIM_QN_TERM] = 1;
 		spin_lock_irqsave(&sim->lock, flags);
 		iw->phase = IRDMA_SIM_IW_HANDOFF;
+		/*
+		 * the driver wrote its connection WQEs (LSMM or RTR, NOP,
+		 * RTS AE) before this command and rings no doorbell for them
+		 */
+		WRITE_ONCE(iw->sq_armed, true);
 		irdma_sim_iw_quad_add(iw);
 		spin_unlock_irqrestore(&sim->lock, flags);
 	}
@@ -1099,7 +1153,10 @@ void irdma_sim_iw_flush(struct irdma_sim *sim, struct irdma_sim_qp *qp,
 void irdma_sim_iw_doorbell(struct irdma_sim *sim, struct irdma_sim_qp *qp)
 {
 	lockdep_assert_held(&sim->lock);
-	if (qp->iw && qp->iw->phase == IRDMA_SIM_IW_RUN)
+	if (!qp->iw)
+		return;
+	irdma_sim_iw_ring(qp->iw);
+	if (qp->iw->phase == IRDMA_SIM_IW_RUN)
 		irdma_sim_iw_kick(qp->iw);
 }
 
@@ -1181,32 +1238,31 @@ static bool irdma_sim_iw_db_taken(struct irdma_sim *sim)
 }
 
 /**
- * irdma_sim_iw_poll_scan() - kick every running user QP with work
+ * irdma_sim_iw_poll_scan() - a user doorbell came: ring every connected
+ * user QP with a valid WQE at its tail
  * @sim: instance
  *
- * Return: true when a QP has a WQE at its tail that its engine cannot
- * take yet (blocked on its ORD, or in the middle of a message): the next
- * poll looks again, as the doorbell that announced it is used up.
+ * The one WQEALLOC word keeps only the last QP id stored, so every user QP
+ * that may have rung is served.  An armed SQ stays armed until its engine
+ * finds the end of the announced work, blocked or not.
  */
-static bool irdma_sim_iw_poll_scan(struct irdma_sim *sim)
+static void irdma_sim_iw_poll_scan(struct irdma_sim *sim)
 {
 	struct irdma_sim_iw *iw;
 	unsigned long flags;
-	bool left = false;
 
 	spin_lock_irqsave(&sim->lock, flags);
 	list_for_each_entry(iw, &sim->iw_list, node) {
 		/* a kernel QP's WQEs wait for its WQEALLOC write */
-		if (!iw->user || iw->phase != IRDMA_SIM_IW_RUN || iw->err ||
-		    !irdma_sim_iw_live(iw) || !irdma_sim_iw_sq_ready(iw))
+		if (!iw->user || iw->phase == IRDMA_SIM_IW_IDLE ||
+		    iw->phase == IRDMA_SIM_IW_DOWN || !irdma_sim_iw_live(iw) ||
+		    !irdma_sim_iw_sq_ready(iw))
 			continue;
-		if (iw->sq_blocked || iw->msg.active)
-			left = true;
-		else
+		irdma_sim_iw_ring(iw);
+		if (iw->phase == IRDMA_SIM_IW_RUN)
 			irdma_sim_iw_kick(iw);
 	}
 	spin_unlock_irqrestore(&sim->lock, flags);
-	return left;
 }
 
 /**
@@ -1218,21 +1274,15 @@ static bool irdma_sim_iw_poll_scan(struct irdma_sim *sim)
 static int irdma_sim_iw_poller(void *arg)
 {
 	struct irdma_sim *sim = arg;
-	bool rung = false;
 	u64 last = 0;
 
 	while (!kthread_should_stop()) {
-		if (READ_ONCE(sim->poll_kick)) {
-			/* a user QP was made or started: look at once */
-			WRITE_ONCE(sim->poll_kick, false);
-			rung = true;
-		}
+		/* a user QP was made: the poller is awake */
+		WRITE_ONCE(sim->poll_kick, false);
 		if (irdma_sim_iw_db_taken(sim)) {
-			rung = true;
 			last = ktime_get_ns();
+			irdma_sim_iw_poll_scan(sim);
 		}
-		if (rung)
-			rung = irdma_sim_iw_poll_scan(sim);
 		if (!READ_ONCE(sim->iw_user_qps)) {
 			/* no user QP: sleep until one is made */
 			wait_event_interruptible_timeout(sim->poll_wq,
@@ -1303,9 +1353,10 @@ void irdma_sim_iw_show(struct irdma_sim *sim, struct seq_file *s)
 	spin_lock_irqsave(&sim->lock, flags);
 	list_for_each_entry(iw, &sim->iw_list, node)
 		seq_printf(s,
-			   "qp %u phase %d err %d sq %u/%u rq %u/%u pend %u rr %u rs %u tx_fpdus %llu tx_bytes %llu rx_fpdus %llu rx_bytes %llu sq_wqes %llu rq_wqes %llu cqes %llu crc_errors %llu terms %llu held %llu held_dropped %llu\n",
+			   "qp %u phase %d err %d sq %u/%u armed %d doorbells %u rq %u/%u pend %u rr %u rs %u tx_fpdus %llu tx_bytes %llu rx_fpdus %llu rx_bytes %llu sq_wqes %llu rq_wqes %llu cqes %llu crc_errors %llu terms %llu held %llu held_dropped %llu\n",
 			   iw->qpn, iw->phase, iw->err, iw->sq_tail, iw->sq_size,
-			   iw->rq_tail, iw->rq_size, iw->pend_cnt, iw->rr_cnt,
+			   iw->sq_armed, iw->db_seq, iw->rq_tail, iw->rq_size,
+			   iw->pend_cnt, iw->rr_cnt,
 			   iw->rs_cnt, iw->stats.tx_fpdus, iw->stats.tx_bytes,
 			   iw->stats.rx_fpdus, iw->stats.rx_bytes,
 			   iw->stats.sq_wqes, iw->stats.rq_wqes, iw->stats.cqes,

@@ -881,8 +881,7 @@ enum irdma_sim_state {
  *	changes, RCU for the rx_handler)
  * @poller: the user doorbell poller thread
  * @poll_wq: where the poller sleeps while there is no user QP
- * @poll_kick: a user QP was made or started running: the poller must
- *	scan now
+ * @poll_kick: a user QP was made: the poller leaves its idle sleep
  * @iw_user_qps: engines of user QPs (lock); none: the poller sleeps
  * @iw_active_ns: when an engine last made progress (keeps the poller in
  *	its fast mode while traffic flows)
