@@ -929,7 +929,6 @@ bool irdma_sim_iw_create(struct irdma_sim *sim, struct irdma_sim_cmd *cmd,
 	if (iw->user) {
 		/* the poller starts watching the doorbell page */
 		sim->iw_user_qps++;
-		WRITE_ONCE(sim->poll_kick, true);
 	}
 	spin_unlock_irqrestore(&sim->lock, flags);
 	if (iw->user)
@@ -1277,8 +1276,6 @@ static int irdma_sim_iw_poller(void *arg)
 	u64 last = 0;
 
 	while (!kthread_should_stop()) {
-		/* a user QP was made: the poller is awake */
-		WRITE_ONCE(sim->poll_kick, false);
 		if (irdma_sim_iw_db_taken(sim)) {
 			last = ktime_get_ns();
 			irdma_sim_iw_poll_scan(sim);
@@ -1287,7 +1284,7 @@ static int irdma_sim_iw_poller(void *arg)
 			/* no user QP: sleep until one is made */
 			wait_event_interruptible_timeout(sim->poll_wq,
 							 kthread_should_stop() ||
-							 READ_ONCE(sim->poll_kick),
+							 READ_ONCE(sim->iw_user_qps),
 							 HZ);
 			continue;
 		}

@@ -880,8 +880,8 @@ enum irdma_sim_state {
  * @iw_quads: engines whose quad is offloaded, by local port (lock for
  *	changes, RCU for the rx_handler)
  * @poller: the user doorbell poller thread
- * @poll_wq: where the poller sleeps while there is no user QP
- * @poll_kick: a user QP was made: the poller leaves its idle sleep
+ * @poll_wq: where the poller sleeps while there is no user QP (woken
+ *	when one is made)
  * @iw_user_qps: engines of user QPs (lock); none: the poller sleeps
  * @iw_active_ns: when an engine last made progress (keeps the poller in
  *	its fast mode while traffic flows)
@@ -942,7 +942,6 @@ struct irdma_sim {
 	DECLARE_HASHTABLE(iw_quads, 6);
 	struct task_struct *poller;
 	wait_queue_head_t poll_wq;
-	bool poll_kick;
 	u32 iw_user_qps;
 	u64 iw_active_ns;
 	struct dentry *ddir;
