@@ -5,13 +5,17 @@
  *
  * One struct irdma_sim_iw per iWARP QP, created with the QP (its SQ and
  * RQ are mapped then) and started at the RTS transition with a TCP
- * context.  Everything the engine does for a QP runs in one work item
- * (iw->work) on sim->iw_wq, so the engine's own state needs no lock: the
- * TCP handoff, reading the socket and parsing FPDUs, placing data,
- * answering read requests, walking the SQ, writing CQEs and AEs, closing.
- * Other contexts only set request flags under sim->lock and queue the
- * work: CQP commands (modify, flush, destroy), WQEALLOC, the socket
- * callbacks and the doorbell poller.
+ * context.  Everything the engine does for a QP runs in one context at a
+ * time, the one holding the engine's run bit (irdma_sim_iw_run()), so the
+ * engine's own state needs no lock: the TCP handoff, reading the socket
+ * and parsing FPDUs, placing data, answering read requests, walking the
+ * SQ, writing CQEs and AEs, closing.  That context is the work item
+ * (iw->work on sim->iw_wq), the doorbell poller for the QPs it just rang
+ * (which saves the work item's wakeup on every user post), or the CQP
+ * worker for a command that must be done when it completes (a flush, a
+ * reset).  Other contexts only set request flags under sim->lock and
+ * queue the work: WQEALLOC (under sim->lock) and the socket callbacks
+ * (softirq).
  *
  * Driver memory (rings, registered regions, CQs) is touched with
  * sim->lock held, in bounded pieces (at most one page per copy), after
@@ -200,11 +204,24 @@ enum irdma_sim_iw_phase {
 };
 
 /**
+ * enum irdma_sim_iw_run_bits - bits of irdma_sim_iw.run
+ * @IRDMA_SIM_IW_RUNNING: a context runs the engine
+ * @IRDMA_SIM_IW_AGAIN: a request came since the runner last looked
+ */
+enum irdma_sim_iw_run_bits {
+	IRDMA_SIM_IW_RUNNING,
+	IRDMA_SIM_IW_AGAIN,
+};
+
+/**
  * struct irdma_sim_iw - the engine state of one iWARP QP (see the top)
  * @sim: instance
  * @qp: the QP (valid until irdma_sim_iw_destroy())
  * @qpn: QP id
- * @work: the engine (sim->iw_wq)
+ * @work: runs the engine on sim->iw_wq (irdma_sim_iw_kick())
+ * @run: IRDMA_SIM_IW_RUNNING: a context runs the engine;
+ *	IRDMA_SIM_IW_AGAIN: the engine has new requests; the runner looks
+ *	again before it lets go (irdma_sim_iw_run())
  * @node: link in sim->iw_list (sim->lock)
  * @hnode: link in sim->iw_quads while the quad is offloaded (sim->lock;
  *	RCU readers)
@@ -306,6 +323,7 @@ struct irdma_sim_iw {
 	struct irdma_sim_qp *qp;
 	u32 qpn;
 	struct work_struct work;
+	unsigned long run;
 	struct list_head node;
 	struct hlist_node hnode;
 	struct rcu_head rcu;

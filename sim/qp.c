@@ -41,8 +41,9 @@
  * the SQ tail the adapter keeps in the QP's shadow area and rang only an
  * SQ the adapter had caught up with, so the engine writes that tail as it
  * takes WQEs, as the adapter does).  A doorbell starts a scan of the
- * running user QPs that kicks each one with a valid WQE at its tail (one
- * word cannot say which QPs rang).  The poller reads the word every
+ * running user QPs that rings each one with a valid WQE at its tail (one
+ * word cannot say which QPs rang) and runs its engine in the poller's own
+ * context when no other context runs it.  The poller reads the word every
  * 20-50 us while doorbells come or engines work, every 2 ms after 100 ms
  * without, and sleeps while there is no user QP: its cost does not grow
  * with idle QPs, and kernel QPs cost it nothing.
@@ -60,6 +61,8 @@
 
 /* poller: scans with work within this many ns count as busy */
 #define IRDMA_SIM_POLL_BUSY_NS		(100 * NSEC_PER_MSEC)
+/* poller: engines one doorbell scan runs itself, at most */
+#define IRDMA_SIM_POLL_RUN		8
 
 /* ------------------------------------------------------------------------ */
 /* Rings                                                                    */
@@ -737,14 +740,14 @@ static void irdma_sim_iw_replay(struct irdma_sim_iw *iw)
 }
 
 /**
- * irdma_sim_iw_work() - the engine of one QP
- * @work: iw->work
+ * irdma_sim_iw_step() - the engine of one QP, for one budget
+ * @iw: engine; the caller holds its run bit
  *
- * Context: sim->iw_wq; may sleep briefly (socket calls never block).
+ * Context: process context, may sleep briefly (socket calls never block).
+ * Return: true when the budget ran out with work left.
  */
-static void irdma_sim_iw_work(struct work_struct *work)
+static bool irdma_sim_iw_step(struct irdma_sim_iw *iw)
 {
-	struct irdma_sim_iw *iw = container_of(work, struct irdma_sim_iw, work);
 	struct irdma_sim *sim = iw->sim;
 	bool progress, reset, close, running, term;
 	unsigned long flags;
@@ -757,7 +760,7 @@ static void irdma_sim_iw_work(struct work_struct *work)
 		spin_lock_irqsave(&sim->lock, flags);
 		if (!irdma_sim_iw_live(iw)) {
 			spin_unlock_irqrestore(&sim->lock, flags);
-			return;
+			return false;
 		}
 		state = iw->qp->state;
 		reset = iw->reset_req;
@@ -831,10 +834,88 @@ static void irdma_sim_iw_work(struct work_struct *work)
 		if (iw->sock)
 			irdma_sim_tcp_count(iw);
 		if (!progress)
-			return;
+			return false;
 		WRITE_ONCE(sim->iw_active_ns, ktime_get_ns());
 	}
-	irdma_sim_iw_kick(iw);
+	return true;
+}
+
+/**
+ * irdma_sim_iw_claim() - post a request to the engine and try to run it
+ * @iw: engine
+ *
+ * Return: true when the caller now holds the run bit and must call
+ * irdma_sim_iw_run_held(); false when another context runs the engine:
+ * that one looks again before it lets go.
+ */
+static bool irdma_sim_iw_claim(struct irdma_sim_iw *iw)
+{
+	set_bit(IRDMA_SIM_IW_AGAIN, &iw->run);
+	/* the runner's release and our AGAIN: one of us sees the other's */
+	smp_mb__after_atomic();
+	return !test_and_set_bit_lock(IRDMA_SIM_IW_RUNNING, &iw->run);
+}
+
+/**
+ * irdma_sim_iw_run_held() - run the engine while requests come, then let go
+ * @iw: engine whose run bit the caller holds
+ *
+ * When a budget runs out with work left, the rest goes to the work item
+ * (queued before the run bit is let go, so a destroy waiting for the bit
+ * finds it queued and cancels it).
+ *
+ * Context: process context, no locks held.
+ */
+static void irdma_sim_iw_run_held(struct irdma_sim_iw *iw)
+{
+	bool more;
+
+	do {
+		more = false;
+		while (!more && test_and_clear_bit(IRDMA_SIM_IW_AGAIN, &iw->run))
+			more = irdma_sim_iw_step(iw);
+		if (more)
+			irdma_sim_iw_kick(iw);
+		clear_bit_unlock(IRDMA_SIM_IW_RUNNING, &iw->run);
+		/* the release before the look at AGAIN (irdma_sim_iw_claim()) */
+		smp_mb__after_atomic();
+		wake_up_var(&iw->run);
+	} while (!more && test_bit(IRDMA_SIM_IW_AGAIN, &iw->run) &&
+		 !test_and_set_bit_lock(IRDMA_SIM_IW_RUNNING, &iw->run));
+}
+
+/**
+ * irdma_sim_iw_run_sync() - run the engine in this context, now
+ * @iw: engine with a request posted under sim->lock
+ *
+ * Waits for another context to let go of the engine, so the request is
+ * done when this returns (the hardware finishes a flush or a reset before
+ * the command's completion).
+ *
+ * Context: process context, no locks held; not the engine itself.
+ */
+static void irdma_sim_iw_run_sync(struct irdma_sim_iw *iw)
+{
+	set_bit(IRDMA_SIM_IW_AGAIN, &iw->run);
+	/* as in irdma_sim_iw_claim() */
+	smp_mb__after_atomic();
+	wait_var_event(&iw->run, !test_and_set_bit_lock(IRDMA_SIM_IW_RUNNING,
+							&iw->run));
+	irdma_sim_iw_run_held(iw);
+}
+
+/**
+ * irdma_sim_iw_work() - the engine's work item
+ * @work: iw->work
+ *
+ * Context: sim->iw_wq.
+ */
+static void irdma_sim_iw_work(struct work_struct *work)
+{
+	struct irdma_sim_iw *iw = container_of(work, struct irdma_sim_iw, work);
+
+	if (irdma_sim_iw_claim(iw))
+		irdma_sim_iw_run_held(iw);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1098,10 +1179,11 @@ u16 irdma_sim_iw_modify(struct irdma_sim *sim, struct irdma_sim_qp *qp, u64 hdr,
 		break;
 	}
 	spin_unlock_irqrestore(&sim->lock, flags);
-	irdma_sim_iw_kick(iw);
 	/* a reset is done when the command completes */
 	if (next == IRDMA_QPS_ERROR)
-		flush_work(&iw->work);
+		irdma_sim_iw_run_sync(iw);
+	else
+		irdma_sim_iw_kick(iw);
 	return 0;
 }
 
@@ -1138,8 +1220,7 @@ void irdma_sim_iw_flush(struct irdma_sim *sim, struct irdma_sim_qp *qp,
 			FIELD_GET(IRDMA_CQP_FLUSH_QW2_RQMNERR, qw2) : 0;
 	}
 	spin_unlock_irqrestore(&sim->lock, flags);
-	irdma_sim_iw_kick(iw);
-	flush_work(&iw->work);
+	irdma_sim_iw_run_sync(iw);
 }
 
 /**
@@ -1185,6 +1266,12 @@ void irdma_sim_iw_destroy(struct irdma_sim *sim, struct irdma_sim_qp *qp)
 	if (!hlist_unhashed(&iw->hnode))
 		hash_del_rcu(&iw->hnode);
 	spin_unlock_irqrestore(&sim->lock, flags);
+	/*
+	 * No context claims the engine from here on (claims are made live or
+	 * from the work item); one that holds it queues its leftovers before
+	 * it lets go.
+	 */
+	wait_var_event(&iw->run, !test_bit(IRDMA_SIM_IW_RUNNING, &iw->run));
 	cancel_work_sync(&iw->work);
 	irdma_sim_tcp_release(iw, !iw->closed);
 	cancel_work_sync(&iw->work);
@@ -1243,12 +1330,19 @@ static bool irdma_sim_iw_db_taken(struct irdma_sim *sim)
  *
  * The one WQEALLOC word keeps only the last QP id stored, so every user QP
  * that may have rung is served.  An armed SQ stays armed until its engine
- * finds the end of the announced work, blocked or not.
+ * finds the end of the announced work, blocked or not.  The poller runs
+ * the engines it rang itself, up to IRDMA_SIM_POLL_RUN of them, when no
+ * other context runs them: the doorbell's work then starts without the
+ * work item's wakeup.  The others get their work item.
+ *
+ * Context: the poller thread.
  */
 static void irdma_sim_iw_poll_scan(struct irdma_sim *sim)
 {
+	struct irdma_sim_iw *run[IRDMA_SIM_POLL_RUN];
 	struct irdma_sim_iw *iw;
 	unsigned long flags;
+	u32 i, n = 0;
 
 	spin_lock_irqsave(&sim->lock, flags);
 	list_for_each_entry(iw, &sim->iw_list, node) {
@@ -1258,10 +1352,22 @@ static void irdma_sim_iw_poll_scan(struct irdma_sim *sim)
 		    !irdma_sim_iw_sq_ready(iw))
 			continue;
 		irdma_sim_iw_ring(iw);
-		if (iw->phase == IRDMA_SIM_IW_RUN)
+		if (iw->phase != IRDMA_SIM_IW_RUN)
+			continue;
+		if (n == ARRAY_SIZE(run)) {
 			irdma_sim_iw_kick(iw);
+			continue;
+		}
+		/*
+		 * Claimed live, under the lock: a destroy waits for the run
+		 * bit.  Not claimed: its runner looks again before it lets go.
+		 */
+		if (irdma_sim_iw_claim(iw))
+			run[n++] = iw;
 	}
 	spin_unlock_irqrestore(&sim->lock, flags);
+	for (i = 0; i < n; i++)
+		irdma_sim_iw_run_held(run[i]);
 }
 
 /**
