@@ -46,7 +46,11 @@
  * context when no other context runs it.  The poller reads the word every
  * 20-50 us while doorbells come or engines work, every 2 ms after 100 ms
  * without, and sleeps while there is no user QP: its cost does not grow
- * with idle QPs, and kernel QPs cost it nothing.
+ * with idle QPs, and kernel QPs cost it nothing.  When an engine delivers
+ * inbound data to a user QP, the poller is woken and watches the word for
+ * IRDMA_SIM_POLL_SPIN_US: the answer of a request-response application
+ * follows within microseconds, and a timer can be late by milliseconds
+ * under emulation while the applications spin.
  */
 
 #include <linux/bitfield.h>
@@ -61,6 +65,8 @@
 
 /* poller: scans with work within this many ns count as busy */
 #define IRDMA_SIM_POLL_BUSY_NS		(100 * NSEC_PER_MSEC)
+/* poller: how long it watches the doorbell word after a hint */
+#define IRDMA_SIM_POLL_SPIN_US		100
 /* poller: engines one doorbell scan runs itself, at most */
 #define IRDMA_SIM_POLL_RUN		8
 
@@ -740,6 +746,27 @@ static void irdma_sim_iw_replay(struct irdma_sim_iw *iw)
 }
 
 /**
+ * irdma_sim_iw_poll_hint() - a user QP received: watch for its answer
+ * @sim: instance
+ *
+ * A request-response application (a latency test, an RPC) posts its
+ * answer and rings within microseconds of seeing the request.  The poller
+ * is woken to watch the doorbell word for IRDMA_SIM_POLL_SPIN_US: its
+ * timer alone would add up to its period, and under emulation a timer
+ * can be late by milliseconds while the applications spin.
+ *
+ * Context: any.
+ */
+static void irdma_sim_iw_poll_hint(struct irdma_sim *sim)
+{
+	if (READ_ONCE(sim->poll_hint))
+		return;
+	WRITE_ONCE(sim->poll_hint, true);
+	/* orders the hint before the poller's state (wake_up_process()) */
+	wake_up_process(sim->poller);
+}
+
+/**
  * irdma_sim_iw_step() - the engine of one QP, for one budget
  * @iw: engine; the caller holds its run bit
  *
@@ -811,7 +838,11 @@ static bool irdma_sim_iw_step(struct irdma_sim_iw *iw)
 			if (term)
 				iw->err = true;
 			progress |= irdma_sim_iw_push(iw);
-			progress |= irdma_sim_iw_rx(iw);
+			if (irdma_sim_iw_rx(iw)) {
+				progress = true;
+				if (iw->user)
+					irdma_sim_iw_poll_hint(sim);
+			}
 			if (!iw->err && (state == IRDMA_QPS_RTS ||
 					 state == IRDMA_QPS_CLOSING))
 				progress |= irdma_sim_iw_sq(iw);
@@ -1371,6 +1402,58 @@ static void irdma_sim_iw_poll_scan(struct irdma_sim *sim)
 }
 
 /**
+ * irdma_sim_iw_poll_watch() - after a hint, watch the doorbell word
+ * @sim: instance
+ *
+ * Gives up after IRDMA_SIM_POLL_SPIN_US, or at once when another task
+ * wants the CPU (the application that is to ring may be that task).
+ *
+ * Context: the poller thread.
+ * Return: true when a doorbell came.
+ */
+static bool irdma_sim_iw_poll_watch(struct irdma_sim *sim)
+{
+	u64 end;
+
+	if (!READ_ONCE(sim->poll_hint))
+		return false;
+	WRITE_ONCE(sim->poll_hint, false);
+	end = ktime_get_ns() + IRDMA_SIM_POLL_SPIN_US * NSEC_PER_USEC;
+	do {
+		if (irdma_sim_iw_db_taken(sim))
+			return true;
+		if (need_resched())
+			break;
+		cpu_relax();
+	} while (ktime_get_ns() < end);
+	return false;
+}
+
+/**
+ * irdma_sim_iw_poll_sleep() - the poller's nap between two looks
+ * @sim: instance
+ * @min_us: shortest nap
+ * @max_us: longest (the timer's slack)
+ *
+ * A hint (irdma_sim_iw_poll_hint()) ends the nap early.
+ *
+ * Context: the poller thread.
+ */
+static void irdma_sim_iw_poll_sleep(struct irdma_sim *sim, u32 min_us,
+				    u32 max_us)
+{
+	ktime_t until = ktime_add_us(ktime_get(), min_us);
+
+	/* a hint set before this is seen below; one after wakes us */
+	set_current_state(TASK_IDLE);
+	if (!READ_ONCE(sim->poll_hint) && !kthread_should_stop())
+		schedule_hrtimeout_range(&until,
+					 (u64)(max_us - min_us) * NSEC_PER_USEC,
+					 HRTIMER_MODE_ABS);
+	__set_current_state(TASK_RUNNING);
+}
+
+/**
  * irdma_sim_iw_poller() - the user doorbell poller thread
  * @arg: instance
  *
@@ -1382,9 +1465,10 @@ static int irdma_sim_iw_poller(void *arg)
 	u64 last = 0;
 
 	while (!kthread_should_stop()) {
-		if (irdma_sim_iw_db_taken(sim)) {
+		if (irdma_sim_iw_db_taken(sim) || irdma_sim_iw_poll_watch(sim)) {
 			last = ktime_get_ns();
 			irdma_sim_iw_poll_scan(sim);
+			continue;
 		}
 		if (!READ_ONCE(sim->iw_user_qps)) {
 			/* no user QP: sleep until one is made */
@@ -1396,9 +1480,9 @@ static int irdma_sim_iw_poller(void *arg)
 		}
 		last = max(last, READ_ONCE(sim->iw_active_ns));
 		if (ktime_get_ns() - last < IRDMA_SIM_POLL_BUSY_NS)
-			usleep_range_state(20, 50, TASK_IDLE);
+			irdma_sim_iw_poll_sleep(sim, 20, 50);
 		else
-			usleep_range_state(2000, 2500, TASK_IDLE);
+			irdma_sim_iw_poll_sleep(sim, 2000, 2500);
 	}
 	return 0;
 }

@@ -885,6 +885,9 @@ enum irdma_sim_state {
  * @iw_user_qps: engines of user QPs (lock); none: the poller sleeps
  * @iw_active_ns: when an engine last made progress (keeps the poller in
  *	its fast mode while traffic flows)
+ * @poll_hint: an engine delivered inbound data to a user QP: its
+ *	application may answer at once, so the poller watches the doorbell
+ *	word for a moment instead of waiting for its timer
  * @ddir: debugfs directory
  * @knobs: fault injection
  * @stats: counters
@@ -944,6 +947,7 @@ struct irdma_sim {
 	wait_queue_head_t poll_wq;
 	u32 iw_user_qps;
 	u64 iw_active_ns;
+	bool poll_hint;
 	struct dentry *ddir;
 	struct irdma_sim_knobs knobs;
 	struct irdma_sim_stats stats;
