@@ -1468,6 +1468,8 @@ static int irdma_sim_iw_poller(void *arg)
 		if (irdma_sim_iw_db_taken(sim) || irdma_sim_iw_poll_watch(sim)) {
 			last = ktime_get_ns();
 			irdma_sim_iw_poll_scan(sim);
+			/* doorbells may keep coming: look again, but yield */
+			cond_resched();
 			continue;
 		}
 		if (!READ_ONCE(sim->iw_user_qps)) {
