@@ -6,22 +6,26 @@
  * One struct irdma_sim_iw per iWARP QP, created with the QP (its SQ and
  * RQ are mapped then) and started at the RTS transition with a TCP
  * context.  Everything the engine does for a QP runs in one context at a
- * time, the one holding the engine's run bit (irdma_sim_iw_run()), so the
- * engine's own state needs no lock: the TCP handoff, reading the socket
- * and parsing FPDUs, placing data, answering read requests, walking the
- * SQ, writing CQEs and AEs, closing.  That context is the work item
- * (iw->work on sim->iw_wq), the doorbell poller for the QPs it just rang
- * (which saves the work item's wakeup on every user post), or the CQP
- * worker for a command that must be done when it completes (a flush, a
- * reset).  Other contexts only set request flags under sim->lock and
- * queue the work: WQEALLOC (under sim->lock) and the socket callbacks
- * (softirq).
+ * time, the one holding the engine's run bit (IRDMA_SIM_IW_RUNNING in
+ * iw->run), so the engine's own state needs no lock: the TCP handoff,
+ * reading the socket and parsing FPDUs, placing data, answering read
+ * requests, walking the SQ, writing CQEs and AEs, closing.  A context that
+ * holds the bit runs one budget of the engine (irdma_sim_iw_run_held()):
+ * the work item (iw->work on sim->iw_wq), the doorbell poller for the
+ * QPs it just rang (which saves the work item's wakeup on every user
+ * post), or the CQP worker for a command that must be done when it
+ * completes (a flush, a reset: irdma_sim_iw_run_sync()).  Whatever is left
+ * after that budget, or was asked meanwhile, goes to the work item.  Other
+ * contexts only set request flags under sim->lock and queue the work
+ * (irdma_sim_iw_kick()): WQEALLOC, other CQP commands, the socket
+ * callbacks, a loopback peer's handoff.
  *
  * Driver memory (rings, registered regions, CQs) is touched with
  * sim->lock held, in bounded pieces (at most one page per copy), after
  * checking that the QP is still live in the current CQP generation:
- * DESTROY_QP and the generation purge stop the engine (cancel_work_sync)
- * before the QP is freed, and never hold sim->lock across that.
+ * DESTROY_QP and the generation purge stop the engine before the QP is
+ * freed (they wait for the poller's pin, then cancel the work item; the
+ * CQP worker is theirs), and never hold sim->lock across that.
  */
 #ifndef IRDMA_SIM_IW_H
 #define IRDMA_SIM_IW_H
@@ -37,7 +41,7 @@
 #define IRDMA_SIM_IW_RXBUF		(2 + 65535 + 3 + 4 + 2048)
 /* frames of a quad held while its socket is being restored */
 #define IRDMA_SIM_IW_HELD		64
-/* iterations of the engine loop before the work yields */
+/* iterations of the engine loop before its runner lets go */
 #define IRDMA_SIM_IW_BUDGET		64
 /* SGEs of a WQE */
 #define IRDMA_SIM_IW_MAX_SGE		IRDMA_GEN2_MAX_WQ_FRAGS
@@ -220,8 +224,10 @@ enum irdma_sim_iw_run_bits {
  * @qpn: QP id
  * @work: runs the engine on sim->iw_wq (irdma_sim_iw_kick())
  * @run: IRDMA_SIM_IW_RUNNING: a context runs the engine;
- *	IRDMA_SIM_IW_AGAIN: the engine has new requests; the runner looks
- *	again before it lets go (irdma_sim_iw_run())
+ *	IRDMA_SIM_IW_AGAIN: the engine has new requests; the runner queues
+ *	the work item for them when it lets go (irdma_sim_iw_run_held())
+ * @pins: the poller is about to run, or runs, the engine: destroy waits
+ *	for none (taken under sim->lock while the QP is live)
  * @node: link in sim->iw_list (sim->lock)
  * @hnode: link in sim->iw_quads while the quad is offloaded (sim->lock;
  *	RCU readers)
@@ -324,6 +330,7 @@ struct irdma_sim_iw {
 	u32 qpn;
 	struct work_struct work;
 	unsigned long run;
+	atomic_t pins;
 	struct list_head node;
 	struct hlist_node hnode;
 	struct rcu_head rcu;

@@ -67,6 +67,8 @@
 #define IRDMA_SIM_POLL_BUSY_NS		(100 * NSEC_PER_MSEC)
 /* poller: how long it watches the doorbell word after a hint */
 #define IRDMA_SIM_POLL_SPIN_US		100
+/* poller: hints ignored for this long after a watch saw no doorbell */
+#define IRDMA_SIM_POLL_BACKOFF_NS	(1 * NSEC_PER_MSEC)
 /* poller: engines one doorbell scan runs itself, at most */
 #define IRDMA_SIM_POLL_RUN		8
 
@@ -755,7 +757,9 @@ static void irdma_sim_iw_replay(struct irdma_sim_iw *iw)
  * timer alone would add up to its period, and under emulation a timer
  * can be late by milliseconds while the applications spin.
  *
- * Context: any.
+ * Context: any engine runner; the poller exists while any engine does
+ * (irdma_sim_iw_init() makes it before the first QP, irdma_sim_iw_fini()
+ * stops it after the last).
  */
 static void irdma_sim_iw_poll_hint(struct irdma_sim *sim)
 {
@@ -877,7 +881,7 @@ static bool irdma_sim_iw_step(struct irdma_sim_iw *iw)
  *
  * Return: true when the caller now holds the run bit and must call
  * irdma_sim_iw_run_held(); false when another context runs the engine:
- * that one looks again before it lets go.
+ * that one queues the work item for the request when it lets go.
  */
 static bool irdma_sim_iw_claim(struct irdma_sim_iw *iw)
 {
@@ -888,42 +892,41 @@ static bool irdma_sim_iw_claim(struct irdma_sim_iw *iw)
 }
 
 /**
- * irdma_sim_iw_run_held() - run the engine while requests come, then let go
+ * irdma_sim_iw_run_held() - run one budget of the engine, then let go
  * @iw: engine whose run bit the caller holds
  *
- * When a budget runs out with work left, the rest goes to the work item
- * (queued before the run bit is let go, so a destroy waiting for the bit
- * finds it queued and cancels it).
+ * What is left after the budget, and what was asked while the engine ran,
+ * goes to the work item, queued after the run bit is let go: no runner
+ * keeps an engine longer than one budget, and a request that found the
+ * bit held is served by the work item.  The caller must keep @iw alive
+ * until this returns (the work item: cancel_work_sync() in destroy; the
+ * poller: its pin; the CQP worker: destroy runs there too).
  *
  * Context: process context, no locks held.
  */
 static void irdma_sim_iw_run_held(struct irdma_sim_iw *iw)
 {
-	bool more;
+	bool more = false;
 
-	do {
-		more = false;
-		while (!more && test_and_clear_bit(IRDMA_SIM_IW_AGAIN, &iw->run))
-			more = irdma_sim_iw_step(iw);
-		if (more)
-			irdma_sim_iw_kick(iw);
-		clear_bit_unlock(IRDMA_SIM_IW_RUNNING, &iw->run);
-		/* the release before the look at AGAIN (irdma_sim_iw_claim()) */
-		smp_mb__after_atomic();
-		wake_up_var(&iw->run);
-	} while (!more && test_bit(IRDMA_SIM_IW_AGAIN, &iw->run) &&
-		 !test_and_set_bit_lock(IRDMA_SIM_IW_RUNNING, &iw->run));
+	if (test_and_clear_bit(IRDMA_SIM_IW_AGAIN, &iw->run))
+		more = irdma_sim_iw_step(iw);
+	clear_bit_unlock(IRDMA_SIM_IW_RUNNING, &iw->run);
+	/* the release before the look at AGAIN (irdma_sim_iw_claim()) */
+	smp_mb__after_atomic();
+	wake_up_var(&iw->run);
+	if (more || test_bit(IRDMA_SIM_IW_AGAIN, &iw->run))
+		irdma_sim_iw_kick(iw);
 }
 
 /**
  * irdma_sim_iw_run_sync() - run the engine in this context, now
  * @iw: engine with a request posted under sim->lock
  *
- * Waits for another context to let go of the engine, so the request is
- * done when this returns (the hardware finishes a flush or a reset before
- * the command's completion).
+ * Waits for another context to let go of the engine (one budget at most),
+ * so the request is done when this returns (the hardware finishes a flush
+ * or a reset before the command's completion).
  *
- * Context: process context, no locks held; not the engine itself.
+ * Context: the CQP worker, no locks held.
  */
 static void irdma_sim_iw_run_sync(struct irdma_sim_iw *iw)
 {
@@ -1298,14 +1301,15 @@ void irdma_sim_iw_destroy(struct irdma_sim *sim, struct irdma_sim_qp *qp)
 		hash_del_rcu(&iw->hnode);
 	spin_unlock_irqrestore(&sim->lock, flags);
 	/*
-	 * No context claims the engine from here on (claims are made live or
-	 * from the work item); one that holds it queues its leftovers before
-	 * it lets go.
+	 * The poller pins only live engines, under the lock: once its pins
+	 * are gone it is done with this one (its last act may have been to
+	 * queue the work item, cancelled next).  The CQP worker is ours.
 	 */
-	wait_var_event(&iw->run, !test_bit(IRDMA_SIM_IW_RUNNING, &iw->run));
+	wait_var_event(&iw->pins, !atomic_read(&iw->pins));
 	cancel_work_sync(&iw->work);
 	irdma_sim_tcp_release(iw, !iw->closed);
 	cancel_work_sync(&iw->work);
+	WARN_ON_ONCE(test_bit(IRDMA_SIM_IW_RUNNING, &iw->run));
 	skb_queue_purge(&iw->held);
 	irdma_sim_qmem_fini(&iw->sqm);
 	irdma_sim_qmem_fini(&iw->rqm);
@@ -1341,7 +1345,8 @@ static bool irdma_sim_iw_db_taken(struct irdma_sim *sim)
 	u32 *wqealloc = page_address(sim->db_page) + IRDMA_DB_PAGE_WQEALLOC;
 	u32 drop;
 
-	if (!xchg(wqealloc, 0))
+	/* a plain look first: the application's store keeps its cache line */
+	if (!READ_ONCE(*wqealloc) || !xchg(wqealloc, 0))
 		return false;
 	sim->stats.user_db++;
 	drop = READ_ONCE(sim->knobs.drop_user_db);
@@ -1390,42 +1395,58 @@ static void irdma_sim_iw_poll_scan(struct irdma_sim *sim)
 			continue;
 		}
 		/*
-		 * Claimed live, under the lock: a destroy waits for the run
-		 * bit.  Not claimed: its runner looks again before it lets go.
+		 * Pinned live, under the lock: a destroy waits for the pin.
+		 * Not claimed: its runner queues the work item for the ring.
 		 */
-		if (irdma_sim_iw_claim(iw))
+		if (irdma_sim_iw_claim(iw)) {
+			atomic_inc(&iw->pins);
 			run[n++] = iw;
+		}
 	}
 	spin_unlock_irqrestore(&sim->lock, flags);
-	for (i = 0; i < n; i++)
-		irdma_sim_iw_run_held(run[i]);
+	for (i = 0; i < n; i++) {
+		iw = run[i];
+		irdma_sim_iw_run_held(iw);
+		/* the last touch of @iw (wake_up_var() only hashes it) */
+		if (atomic_dec_and_test(&iw->pins))
+			wake_up_var(&iw->pins);
+	}
 }
 
 /**
  * irdma_sim_iw_poll_watch() - after a hint, watch the doorbell word
  * @sim: instance
+ * @missed: when a watch last ended without a doorbell (ns); updated
  *
- * Gives up after IRDMA_SIM_POLL_SPIN_US, or at once when another task
- * wants the CPU (the application that is to ring may be that task).
+ * Gives up after IRDMA_SIM_POLL_SPIN_US, or when the scheduler wants the
+ * CPU back.  A watch that saw no doorbell means the receiver is not
+ * answering (the receiving end of a stream): hints are ignored for
+ * IRDMA_SIM_POLL_BACKOFF_NS after it, so a stream does not keep the
+ * poller spinning.
  *
  * Context: the poller thread.
  * Return: true when a doorbell came.
  */
-static bool irdma_sim_iw_poll_watch(struct irdma_sim *sim)
+static bool irdma_sim_iw_poll_watch(struct irdma_sim *sim, u64 *missed)
 {
-	u64 end;
+	u64 now, end;
 
 	if (!READ_ONCE(sim->poll_hint))
 		return false;
 	WRITE_ONCE(sim->poll_hint, false);
-	end = ktime_get_ns() + IRDMA_SIM_POLL_SPIN_US * NSEC_PER_USEC;
+	now = ktime_get_ns();
+	if (now - *missed < IRDMA_SIM_POLL_BACKOFF_NS)
+		return false;
+	end = now + IRDMA_SIM_POLL_SPIN_US * NSEC_PER_USEC;
 	do {
 		if (irdma_sim_iw_db_taken(sim))
 			return true;
 		if (need_resched())
 			break;
 		cpu_relax();
-	} while (ktime_get_ns() < end);
+		now = ktime_get_ns();
+	} while (now < end);
+	*missed = now;
 	return false;
 }
 
@@ -1462,10 +1483,11 @@ static void irdma_sim_iw_poll_sleep(struct irdma_sim *sim, u32 min_us,
 static int irdma_sim_iw_poller(void *arg)
 {
 	struct irdma_sim *sim = arg;
-	u64 last = 0;
+	u64 last = 0, missed = 0;
 
 	while (!kthread_should_stop()) {
-		if (irdma_sim_iw_db_taken(sim) || irdma_sim_iw_poll_watch(sim)) {
+		if (irdma_sim_iw_db_taken(sim) ||
+		    irdma_sim_iw_poll_watch(sim, &missed)) {
 			last = ktime_get_ns();
 			irdma_sim_iw_poll_scan(sim);
 			/* doorbells may keep coming: look again, but yield */

@@ -4,7 +4,7 @@
  * the ILQ continues on a kernel TCP socket restored with TCP_REPAIR in the
  * netdev's namespace.
  *
- * The handoff runs in the QP's work item (a kworker has CAP_NET_ADMIN),
+ * The handoff runs in the engine's runner (kernel threads have CAP_NET_ADMIN),
  * in an order that works (others fail): TCP_REPAIR on; the send and
  * receive queue sequence numbers (snd_nxt and rcv_nxt of the context:
  * the CM's bytes are all acknowledged and the passive side's MPA reply is
@@ -185,7 +185,7 @@ static void irdma_sim_tcp_evict_tw(struct net *net, struct irdma_sim_iw *iw)
  *	engine's callbacks
  * @local: set when the connection's other end is this host (loopback)
  *
- * Context: the QP's work (kworker: CAP_NET_ADMIN).
+ * Context: the engine's runner (a kernel thread: CAP_NET_ADMIN).
  * Return: 0 or a negative errno.
  */
 static int irdma_sim_tcp_restore(struct irdma_sim_iw *iw,
@@ -312,7 +312,7 @@ fail:
  * more; a waiting one is woken.  Noting and looking under one hold of
  * sim->lock means the second of two ends always sees the first.
  *
- * Context: the QP's work.
+ * Context: the engine's runner.
  * Return: true when @iw must wait (its work runs again when the other end
  * has its socket).
  */
@@ -365,7 +365,7 @@ static void irdma_sim_tcp_unhook(struct socket *sock)
  * (irdma_sim_tcp_lpb_wait(), which also wakes a waiting first end); and a
  * loopback socket leaves repair mode without a window probe.
  *
- * Context: the QP's work (kworker: CAP_NET_ADMIN).
+ * Context: the engine's runner (a kernel thread: CAP_NET_ADMIN).
  * Return: 0, -EAGAIN while a loopback connection waits for its other
  * end (the work runs again when it comes), or another negative errno (the
  * connection is lost).
