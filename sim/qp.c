@@ -763,7 +763,10 @@ static void irdma_sim_iw_replay(struct irdma_sim_iw *iw)
  */
 static void irdma_sim_iw_poll_hint(struct irdma_sim *sim)
 {
-	if (READ_ONCE(sim->poll_hint))
+	/* the receiving end of a stream answers nothing: no wakeup per FPDU */
+	if (READ_ONCE(sim->poll_hint) ||
+	    ktime_get_ns() - READ_ONCE(sim->poll_missed_ns) <
+	    IRDMA_SIM_POLL_BACKOFF_NS)
 		return;
 	WRITE_ONCE(sim->poll_hint, true);
 	/* orders the hint before the poller's state (wake_up_process()) */
@@ -930,11 +933,10 @@ static void irdma_sim_iw_run_held(struct irdma_sim_iw *iw)
  */
 static void irdma_sim_iw_run_sync(struct irdma_sim_iw *iw)
 {
-	set_bit(IRDMA_SIM_IW_AGAIN, &iw->run);
-	/* as in irdma_sim_iw_claim() */
-	smp_mb__after_atomic();
-	wait_var_event(&iw->run, !test_and_set_bit_lock(IRDMA_SIM_IW_RUNNING,
-							&iw->run));
+	if (!irdma_sim_iw_claim(iw))
+		wait_var_event(&iw->run,
+			       !test_and_set_bit_lock(IRDMA_SIM_IW_RUNNING,
+						      &iw->run));
 	irdma_sim_iw_run_held(iw);
 }
 
@@ -1416,18 +1418,17 @@ static void irdma_sim_iw_poll_scan(struct irdma_sim *sim)
 /**
  * irdma_sim_iw_poll_watch() - after a hint, watch the doorbell word
  * @sim: instance
- * @missed: when a watch last ended without a doorbell (ns); updated
  *
  * Gives up after IRDMA_SIM_POLL_SPIN_US, or when the scheduler wants the
  * CPU back.  A watch that saw no doorbell means the receiver is not
- * answering (the receiving end of a stream): hints are ignored for
- * IRDMA_SIM_POLL_BACKOFF_NS after it, so a stream does not keep the
- * poller spinning.
+ * answering (the receiving end of a stream): engines give no hints for
+ * IRDMA_SIM_POLL_BACKOFF_NS after it (sim->poll_missed_ns), so a stream
+ * neither keeps the poller spinning nor wakes it for every FPDU.
  *
  * Context: the poller thread.
  * Return: true when a doorbell came.
  */
-static bool irdma_sim_iw_poll_watch(struct irdma_sim *sim, u64 *missed)
+static bool irdma_sim_iw_poll_watch(struct irdma_sim *sim)
 {
 	u64 now, end;
 
@@ -1435,8 +1436,6 @@ static bool irdma_sim_iw_poll_watch(struct irdma_sim *sim, u64 *missed)
 		return false;
 	WRITE_ONCE(sim->poll_hint, false);
 	now = ktime_get_ns();
-	if (now - *missed < IRDMA_SIM_POLL_BACKOFF_NS)
-		return false;
 	end = now + IRDMA_SIM_POLL_SPIN_US * NSEC_PER_USEC;
 	do {
 		if (irdma_sim_iw_db_taken(sim))
@@ -1446,7 +1445,7 @@ static bool irdma_sim_iw_poll_watch(struct irdma_sim *sim, u64 *missed)
 		cpu_relax();
 		now = ktime_get_ns();
 	} while (now < end);
-	*missed = now;
+	WRITE_ONCE(sim->poll_missed_ns, now);
 	return false;
 }
 
@@ -1483,11 +1482,10 @@ static void irdma_sim_iw_poll_sleep(struct irdma_sim *sim, u32 min_us,
 static int irdma_sim_iw_poller(void *arg)
 {
 	struct irdma_sim *sim = arg;
-	u64 last = 0, missed = 0;
+	u64 last = 0;
 
 	while (!kthread_should_stop()) {
-		if (irdma_sim_iw_db_taken(sim) ||
-		    irdma_sim_iw_poll_watch(sim, &missed)) {
+		if (irdma_sim_iw_db_taken(sim) || irdma_sim_iw_poll_watch(sim)) {
 			last = ktime_get_ns();
 			irdma_sim_iw_poll_scan(sim);
 			/* doorbells may keep coming: look again, but yield */

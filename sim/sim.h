@@ -888,6 +888,8 @@ enum irdma_sim_state {
  * @poll_hint: an engine delivered inbound data to a user QP: its
  *	application may answer at once, so the poller watches the doorbell
  *	word for a moment instead of waiting for its timer
+ * @poll_missed_ns: when the poller's last watch ended without a doorbell;
+ *	no hints for a while after it (written by the poller only)
  * @ddir: debugfs directory
  * @knobs: fault injection
  * @stats: counters
@@ -948,6 +950,7 @@ struct irdma_sim {
 	u32 iw_user_qps;
 	u64 iw_active_ns;
 	bool poll_hint;
+	u64 poll_missed_ns;
 	struct dentry *ddir;
 	struct irdma_sim_knobs knobs;
 	struct irdma_sim_stats stats;
