@@ -28,13 +28,20 @@
 #       rdma_cm connect + disconnect, connections/s
 #   held rate         the same with --hold (default 1000) idle connections
 #       held open next to them, and its ratio to the rate with none
+#   idle QPs          ib_write_lat again with --hold minus 1 idle connections
+#       (cm_loop -H -W) held open beside its own, and its ratio to
+#       ib_write_lat alone; and the kernel memory those connections cost,
+#       both ends together, per connection: the growth of used memory
+#       (MemTotal - MemFree - Buffers - Cached, caches dropped) less the
+#       growth of the two cm_loops' resident memory, and of that the slab
 # The last column of each row is the ratio to siw/siw.  A run that fails
 # (a failed connect included) counts as no number: a cell with none says
 # "fail", never a value.  Cells that cannot run say "n/a" and the table's
 # notes say why.  TCG is slow and noisy: compare ratios within one run.
-# Each perftest client's TCP SYNs leave T_SYN_DELAY_MS (50) ms late
-# (t_syn_delay in tests/lib.sh: perftest's own client/server race); the
-# connect rates are measured without that delay.
+# The VM has 2 vCPUs and 3 GiB.  Each perftest client's TCP SYNs leave
+# T_SYN_DELAY_MS (50) ms late (t_syn_delay in tests/lib.sh: perftest's own
+# client/server race); the connect rates and the held connections are
+# made without that delay.
 set -uo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -74,7 +81,7 @@ if [ "$guest" = 0 ]; then
 	more=()
 	[ "$retry_failed" = 0 ] || more+=(--retry-failed)
 	# a generous bound: about 40 runs per pair of up to 60 s each
-	exec "$here/vm/run.sh" --timeout $((600 + runs * 4 * 40 * 60)) -- \
+	exec "$here/vm/run.sh" --mem 3072 --timeout $((600 + runs * 4 * 40 * 60)) -- \
 		"$here/bench.sh" --guest --runs "$runs" --iters "$iters" \
 		--conns "$conns" --hold "$hold" --pairs "$pairs" --tries "$tries" "${more[@]}"
 fi
@@ -167,13 +174,79 @@ rate() {
 	echo "ok $v"
 }
 
+# meminfo: "USED SLAB" in KiB, caches dropped first (see idle)
+meminfo() {
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	awk '{ m[$1] = $2 } END { print m["MemTotal:"] - m["MemFree:"] - m["Buffers:"] - m["Cached:"], m["Slab:"] }' /proc/meminfo
+}
+
+# rss PID...: the resident KiB of these processes together
+rss() {
+	local p t=0 v
+	for p in "$@"; do
+		v=$(awk '/^VmRSS:/ { print $2 }' "/proc/$p/status" 2>/dev/null)
+		t=$((t + ${v:-0}))
+	done
+	echo "$t"
+}
+
+# held_or_gone PID: the holder says it holds them all, or has exited
+held_or_gone() {
+	grep -q '^cm_loop: holding, waiting' "$work/hcli" || ! kill -0 "$1"
+}
+
+# idle HELD SDEV CDEV PORT: hold HELD idle connections (cm_loop -H -W, on
+# PORT + 1), measure the kernel memory they cost, run ib_write_lat beside
+# them on PORT, then close them; prints "ok USEC KIB SLAB_KIB" (KiB per
+# held connection, both ends), "clock" or "fail"
+idle() {
+	local held=$1 sdev=$2 cdev=$3 port=$4 hport=$(($4 + 1)) spid cpid m0 m1 r1 res ok=1
+	read -r -a m0 <<<"$(meminfo)"
+	ip netns exec "$T_NS_B" "$T_PROGS/cm_loop" -s -a "$T_IP_B" -p "$hport" -n 0 -t 30 >"$work/hsrv" 2>&1 &
+	spid=$!
+	t_wait 10 t_listen_ready "$T_NS_B" "$hport" "$sdev"
+	ip netns exec "$T_NS_A" timeout $((300 + held / 2)) "$T_PROGS/cm_loop" -c -a "$T_IP_B" -p "$hport" \
+		-n 0 -t 30 -H "$held" -W >"$work/hcli" 2>&1 &
+	cpid=$!
+	# the client's pid is timeout's; cm_loop is its child.  The held
+	# connections are made without the SYN delay, perftest's with it
+	t_wait $((240 + held / 2)) held_or_gone "$cpid" || ok=0
+	grep -q '^cm_loop: holding, waiting' "$work/hcli" || ok=0
+	if [ "$ok" = 1 ]; then
+		# shellcheck disable=SC2046 # one pid per word
+		r1=$(rss "$spid" $(pgrep -P "$cpid"))
+		read -r -a m1 <<<"$(meminfo)"
+		t_syn_delay "$T_NS_A" "$T_IF_A" "$T_SYN_DELAY_MS"
+		res=$(perf ib_write_lat 8 "$sdev" "$cdev" "$port")
+		t_syn_delay "$T_NS_A" "$T_IF_A" 0
+	fi
+	pkill -TERM -P "$cpid"
+	wait "$cpid" || ok=0
+	kill "$spid" 2>/dev/null
+	wait "$spid"
+	if [ "$ok" = 0 ]; then
+		cat "$work/hcli" "$work/hsrv" >"$work/fail.idle.$held.$sdev.$cdev"
+		echo fail
+		return
+	fi
+	case $res in
+	ok*)
+		read -r _ v _ <<<"$res"
+		awk -v v="$v" -v n="$held" -v u="$((m1[0] - m0[0] - r1))" -v sl="$((m1[1] - m0[1]))" \
+			'BEGIN { printf "ok %s %.1f %.1f\n", v, u / n, sl / n }'
+		;;
+	*) echo "$res" ;;
+	esac
+}
+
 # median of the numbers on stdin (one per line); nothing when none
 median() {
 	sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
-cells="write_bw:65536 read_bw:65536 send_bw:65536 write_bw:4096 read_bw:4096 send_bw:4096 write_lat:8 send_lat:8 read_lat:8 rate:0 rate:$hold"
-declare -A V CPU N F
+cells="write_bw:65536 read_bw:65536 send_bw:65536 write_bw:4096 read_bw:4096 send_bw:4096 write_lat:8 send_lat:8 read_lat:8 rate:0 rate:$hold idle:$hold"
+declare -A V CPU KIB SLAB N F
 clock_retries=0
 port=19000
 for pair in $pairs; do
@@ -194,14 +267,20 @@ for pair in $pairs; do
 			V[$key]=n/a
 			continue
 		fi
+		if [ "$pair" = siw/irdma ] && [ "$t" = idle ]; then
+			V[$key]=n/a KIB[$key]=n/a SLAB[$key]=n/a
+			continue
+		fi
 		# perftest's client connects the moment it has the test's
 		# parameters, maybe before its server listens (t_syn_delay)
 		case $t in
-		rate) t_syn_delay "$T_NS_A" "$T_IF_A" 0 ;;
+		rate | idle) t_syn_delay "$T_NS_A" "$T_IF_A" 0 ;;
 		*) t_syn_delay "$T_NS_A" "$T_IF_A" "$T_SYN_DELAY_MS" ;;
 		esac || die "tc on $T_IF_A failed"
 		: >"$work/vals"
 		: >"$work/ticks"
+		: >"$work/kib"
+		: >"$work/slab"
 		F[$key]=0
 		for ((r = 0; r < runs; r++)); do
 			# a run perftest could not time is run again, and
@@ -213,6 +292,10 @@ for pair in $pairs; do
 				port=$((port + 1))
 				case $t in
 				rate) res=$(rate "$size" "$sdev" "$cdev" "$port") ;;
+				idle)
+					res=$(idle "$((size - 1))" "$sdev" "$cdev" "$port")
+					port=$((port + 1))
+					;;
 				*) res=$(perf "ib_$t" "$size" "$sdev" "$cdev" "$port") ;;
 				esac
 				case $res in
@@ -224,8 +307,14 @@ for pair in $pairs; do
 				*) break ;;
 				esac
 			done
-			case $res in
-			ok*)
+			case $t.$res in
+			idle.ok*)
+				read -r _ val kib slab <<<"$res"
+				echo "$val" >>"$work/vals"
+				echo "$kib" >>"$work/kib"
+				echo "$slab" >>"$work/slab"
+				;;
+			*.ok*)
 				read -r _ val tk <<<"$res"
 				echo "$val" >>"$work/vals"
 				[ -z "$tk" ] || echo "$tk" >>"$work/ticks"
@@ -236,7 +325,13 @@ for pair in $pairs; do
 		V[$key]=$(median <"$work/vals")
 		# CPU ms per MB moved: median ticks over iters x size bytes
 		# shellcheck disable=SC2034 # CPU is read through row's nameref
+		# kernel KiB per idle connection held, and of that slab
+		# shellcheck disable=SC2034 # read through row's nameref
 		case $t in
+		idle)
+			KIB[$key]=$(median <"$work/kib")
+			SLAB[$key]=$(median <"$work/slab")
+			;;
 		*_bw) CPU[$key]=$(median <"$work/ticks" | awk -v hz="$hz" -v n="$iters" -v s="$size" \
 			'NF { printf "%.1f", $1 * 1000 / hz / (n * s / 1e6) }') ;;
 		esac
@@ -290,10 +385,22 @@ for cell in $cells; do
 	*_bw) label="ib_$t $((size / 1024)) KiB, MB/s" ;;
 	*_lat) label="ib_$t 8 B, typical usec" ;;
 	rate) label="connect+disconnect/s, $size held" ;;
+	idle) label="ib_write_lat 8 B beside $((size - 1)) idle held, typical usec" ;;
 	esac
 	row "$label" V "$cell"
-	case $t in *_bw) row "ib_$t $((size / 1024)) KiB, CPU ms/MB" CPU "$cell" ;; esac
+	case $t in
+	*_bw) row "ib_$t $((size / 1024)) KiB, CPU ms/MB" CPU "$cell" ;;
+	idle)
+		row "kernel KiB per idle connection held (both ends)" KIB "$cell"
+		row "of which slab, KiB" SLAB "$cell"
+		;;
+	esac
 done
+line="| ib_write_lat beside idle / alone |"
+for pair in $pairs; do
+	line+=" $(awk -v h="${V[$pair.idle:$hold]:-}" -v z="${V[$pair.write_lat:8]:-}" 'BEGIN { if (h + 0 > 0 && z + 0 > 0) printf "%.2f", h / z; else printf "-" }') |"
+done
+out "$line"
 line="| held rate / rate with none |"
 for pair in $pairs; do
 	line+=" $(awk -v h="${V[$pair.rate:$hold]:-}" -v z="${V[$pair.rate:0]:-}" 'BEGIN { if (h + 0 > 0 && z + 0 > 0) printf "%.2f", h / z; else printf "-" }') |"
@@ -301,7 +408,7 @@ done
 out "$line"
 out ""
 out "Bandwidth, rates: higher is better; latency, CPU: lower is better."
-out "n/a: siw/irdma ib_write_lat: siw starts MPA in client-server mode (no RTR), where the responder may not send first; ib_write_lat's server does."
+out "n/a: siw/irdma ib_write_lat (and the idle rows, which run it): siw starts MPA in client-server mode (no RTR), where the responder may not send first; ib_write_lat's server does."
 out "Runs perftest could not time (TSC calibration under TCG), run again: $clock_retries."
 fails=0
 for k in "${!F[@]}"; do fails=$((fails + F[$k])); done

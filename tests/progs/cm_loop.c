@@ -37,6 +37,10 @@
  *	idle, while the COUNT connections are made and timed (the rate with
  *	HOLD connections held; "cm_loop: holding 1000 connections, set up
  *	in 9.1 s"); then close the held ones.  The server needs -n 0.
+ *   cm_loop -c ... -H HOLD -W
+ *	as -H, but keep the held connections open after the COUNT ones
+ *	(which may be 0) until SIGTERM or SIGINT, and only then close them:
+ *	"cm_loop: holding, waiting for a signal" says they are all up.
  *
  * Every wait is bounded by SEC seconds (default 10).  The client prints
  * the number of connections and the rate at the end:
@@ -64,6 +68,7 @@
 
 static int with_pdata;
 static int overflow;
+static int hold_wait;
 static volatile sig_atomic_t stop;
 
 static void on_signal(int sig)
@@ -452,6 +457,21 @@ static int hold_open(struct rdma_event_channel *ch, struct dev_res *res,
 	return 0;
 }
 
+/* -W: wait for SIGTERM or SIGINT, without missing one that came already */
+static void wait_signal(void)
+{
+	sigset_t block, old;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGINT);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	printf("cm_loop: holding, waiting for a signal\n");
+	while (!stop)
+		sigsuspend(&old);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
 /* -H: close the held connections; 0 when each one closed as it should */
 static int hold_close(struct rdma_event_channel *ch, struct dev_res *res,
 		      struct rdma_cm_id **ids, int n)
@@ -530,6 +550,8 @@ static int run_client(const char *addr, const char *port, int count,
 	}
 	if (i == count)
 		ret = 0;
+	if (hold_wait && !ret)
+		wait_signal();
 out_hold:
 	if (held && hold_close(hold_ch, &res, held, hold))
 		ret = 1;
@@ -548,7 +570,7 @@ int main(int argc, char **argv)
 	const char *addr = NULL, *port = NULL;
 	int mode = 0, count = 1, maxfail = 0, hold = 0, c;
 
-	while ((c = getopt(argc, argv, "sca:p:n:f:POt:H:")) != -1) {
+	while ((c = getopt(argc, argv, "sca:p:n:f:POt:H:W")) != -1) {
 		switch (c) {
 		case 's':
 		case 'c':
@@ -578,15 +600,19 @@ int main(int argc, char **argv)
 		case 'H':
 			hold = atoi(optarg);
 			break;
+		case 'W':
+			hold_wait = 1;
+			break;
 		default:
 			mode = 0;
 			break;
 		}
 	}
-	if (!mode || !addr || !port || count < 0 || (mode == 'c' && !count) ||
-	    maxfail < 0 || timeout_s < 1 || hold < 0 || (hold && overflow)) {
+	if (!mode || !addr || !port || count < 0 || (mode == 'c' && !count && !hold_wait) ||
+	    maxfail < 0 || timeout_s < 1 || hold < 0 || (hold && overflow) ||
+	    (hold_wait && (mode != 'c' || !hold))) {
 		fprintf(stderr,
-			"usage: cm_loop -s|-c -a ADDR -p PORT [-n COUNT] [-f MAXFAIL] [-P] [-O | -H HOLD] [-t SEC]\n");
+			"usage: cm_loop -s|-c -a ADDR -p PORT [-n COUNT] [-f MAXFAIL] [-P] [-O | -H HOLD [-W]] [-t SEC]\n");
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
