@@ -192,6 +192,7 @@ rss() {
 }
 
 # held_or_gone PID: the holder says it holds them all, or has exited
+# shellcheck disable=SC2317 # called through t_wait
 held_or_gone() {
 	grep -q '^cm_loop: holding, waiting' "$work/hcli" || ! kill -0 "$1"
 }
@@ -199,7 +200,8 @@ held_or_gone() {
 # idle HELD SDEV CDEV PORT: hold HELD idle connections (cm_loop -H -W, on
 # PORT + 1), measure the kernel memory they cost, run ib_write_lat beside
 # them on PORT, then close them; prints "ok USEC KIB SLAB_KIB" (KiB per
-# held connection, both ends), "clock" or "fail"
+# held connection, both ends), "clock - KIB SLAB_KIB" (perftest could not
+# time its run) or "fail"
 idle() {
 	local held=$1 sdev=$2 cdev=$3 port=$4 hport=$(($4 + 1)) spid cpid m0 m1 r1 res ok=1
 	read -r -a m0 <<<"$(meminfo)"
@@ -231,10 +233,10 @@ idle() {
 		return
 	fi
 	case $res in
-	ok*)
-		read -r _ v _ <<<"$res"
-		awk -v v="$v" -v n="$held" -v u="$((m1[0] - m0[0] - r1))" -v sl="$((m1[1] - m0[1]))" \
-			'BEGIN { printf "ok %s %.1f %.1f\n", v, u / n, sl / n }'
+	ok* | clock)
+		read -r st v _ <<<"$res"
+		awk -v st="$st" -v v="${v:--}" -v n="$held" -v u="$((m1[0] - m0[0] - r1))" \
+			-v sl="$((m1[1] - m0[1]))" 'BEGIN { printf "%s %s %.1f %.1f\n", st, v, u / n, sl / n }'
 		;;
 	*) echo "$res" ;;
 	esac
@@ -268,7 +270,7 @@ for pair in $pairs; do
 			continue
 		fi
 		if [ "$pair" = siw/irdma ] && [ "$t" = idle ]; then
-			V[$key]=n/a KIB[$key]=n/a SLAB[$key]=n/a
+			V[$key]=n/a KIB[$pair.mem:$size]=n/a SLAB[$pair.mem:$size]=n/a
 			continue
 		fi
 		# perftest's client connects the moment it has the test's
@@ -298,7 +300,7 @@ for pair in $pairs; do
 					;;
 				*) res=$(perf "ib_$t" "$size" "$sdev" "$cdev" "$port") ;;
 				esac
-				case $res in
+				case ${res%% *} in
 				fail)
 					F[$key]=$((F[$key] + 1))
 					[ "$retry_failed" = 1 ] || break
@@ -308,9 +310,9 @@ for pair in $pairs; do
 				esac
 			done
 			case $t.$res in
-			idle.ok*)
-				read -r _ val kib slab <<<"$res"
-				echo "$val" >>"$work/vals"
+			idle.ok* | idle.clock*)
+				read -r st val kib slab <<<"$res"
+				[ "$st" = clock ] || echo "$val" >>"$work/vals"
 				echo "$kib" >>"$work/kib"
 				echo "$slab" >>"$work/slab"
 				;;
@@ -323,14 +325,15 @@ for pair in $pairs; do
 		done
 		N[$key]=$(wc -l <"$work/vals")
 		V[$key]=$(median <"$work/vals")
+		# the idle cell's kernel KiB per connection held (and slab);
 		# CPU ms per MB moved: median ticks over iters x size bytes
-		# shellcheck disable=SC2034 # CPU is read through row's nameref
-		# kernel KiB per idle connection held, and of that slab
 		# shellcheck disable=SC2034 # read through row's nameref
 		case $t in
 		idle)
-			KIB[$key]=$(median <"$work/kib")
-			SLAB[$key]=$(median <"$work/slab")
+			KIB[$pair.mem:$size]=$(median <"$work/kib")
+			SLAB[$pair.mem:$size]=$(median <"$work/slab")
+			N[$pair.mem:$size]=$(wc -l <"$work/kib")
+			F[$pair.mem:$size]=${F[$key]}
 			;;
 		*_bw) CPU[$key]=$(median <"$work/ticks" | awk -v hz="$hz" -v n="$iters" -v s="$size" \
 			'NF { printf "%.1f", $1 * 1000 / hz / (n * s / 1e6) }') ;;
@@ -391,12 +394,12 @@ for cell in $cells; do
 	case $t in
 	*_bw) row "ib_$t $((size / 1024)) KiB, CPU ms/MB" CPU "$cell" ;;
 	idle)
-		row "kernel KiB per idle connection held (both ends)" KIB "$cell"
-		row "of which slab, KiB" SLAB "$cell"
+		row "kernel KiB per idle connection held (both ends)" KIB "mem:$size"
+		row "of which slab, KiB" SLAB "mem:$size"
 		;;
 	esac
 done
-line="| ib_write_lat beside idle / alone |"
+line="| latency beside idle / alone |"
 for pair in $pairs; do
 	line+=" $(awk -v h="${V[$pair.idle:$hold]:-}" -v z="${V[$pair.write_lat:8]:-}" 'BEGIN { if (h + 0 > 0 && z + 0 > 0) printf "%.2f", h / z; else printf "-" }') |"
 done
