@@ -45,33 +45,135 @@
 #define IRDMA_SIM_AE_NO_BUF	IRDMA_AE_DDP_UBE_INVALID_MSN_NO_BUFFER_AVAILABLE
 #define IRDMA_SIM_AE_TOO_LONG	IRDMA_AE_DDP_UBE_DDP_MESSAGE_TOO_LONG_FOR_AVAILABLE_BUFFER
 
+static const u32 irdma_sim_iw_buf_size[IRDMA_SIM_IW_BUF_KINDS] = {
+	[IRDMA_SIM_IW_BUF_TX] = IRDMA_SIM_IW_TXBUF,
+	[IRDMA_SIM_IW_BUF_RX] = IRDMA_SIM_IW_RXBUF,
+};
+
 /**
- * irdma_sim_iw_alloc_bufs() - staging and receive buffers of a QP
- * @iw: engine
+ * irdma_sim_iw_buf_get() - a buffer of one kind, spare or new
+ * @sim: instance
+ * @kind: enum irdma_sim_iw_buf
  *
- * Return: 0 or -ENOMEM.
+ * Context: process context, no locks held.
+ * Return: the buffer, or NULL when memory ran out.
  */
-int irdma_sim_iw_alloc_bufs(struct irdma_sim_iw *iw)
+static void *irdma_sim_iw_buf_get(struct irdma_sim *sim, u32 kind)
 {
-	iw->tx = kvmalloc(IRDMA_SIM_IW_TXBUF, GFP_KERNEL);
-	iw->rx = kvmalloc(IRDMA_SIM_IW_RXBUF, GFP_KERNEL);
-	if (!iw->tx || !iw->rx) {
-		irdma_sim_iw_free_bufs(iw);
-		return -ENOMEM;
-	}
-	return 0;
+	struct irdma_sim_iw_cache *c = &sim->iw_bufs;
+	void *buf = NULL;
+
+	spin_lock(&c->lock);
+	if (c->n[kind])
+		buf = c->free[kind][--c->n[kind]];
+	spin_unlock(&c->lock);
+	return buf ?: kvmalloc(irdma_sim_iw_buf_size[kind], GFP_KERNEL);
 }
 
 /**
- * irdma_sim_iw_free_bufs() - undo irdma_sim_iw_alloc_bufs()
- * @iw: engine
+ * irdma_sim_iw_buf_put() - give back a buffer irdma_sim_iw_buf_get() gave
+ * @sim: instance
+ * @kind: enum irdma_sim_iw_buf
+ * @buf: the buffer, or NULL
+ */
+static void irdma_sim_iw_buf_put(struct irdma_sim *sim, u32 kind, void *buf)
+{
+	struct irdma_sim_iw_cache *c = &sim->iw_bufs;
+
+	if (!buf)
+		return;
+	spin_lock(&c->lock);
+	if (c->n[kind] < IRDMA_SIM_IW_BUF_CACHE) {
+		c->free[kind][c->n[kind]++] = buf;
+		buf = NULL;
+	}
+	spin_unlock(&c->lock);
+	kvfree(buf);
+}
+
+/**
+ * irdma_sim_iw_get_bufs() - give a running engine its staging and receive
+ * buffers
+ * @iw: engine; the caller holds its run bit
+ *
+ * The engine keeps them while bytes wait in them and gives them back when
+ * a run ends with both empty (irdma_sim_iw_idle_bufs()), so memory grows
+ * with the connections that move data, not with those that exist.
+ *
+ * Context: process context, no locks held.
+ * Return: 0 or -ENOMEM.
+ */
+int irdma_sim_iw_get_bufs(struct irdma_sim_iw *iw)
+{
+	struct irdma_sim_iw_cache *c = &iw->sim->iw_bufs;
+	u32 fail;
+
+	if (iw->tx && iw->rx)
+		return 0;
+	/* the fail_iw_bufs knob: this request gets nothing */
+	spin_lock(&c->lock);
+	fail = READ_ONCE(iw->sim->knobs.fail_iw_bufs);
+	if (fail)
+		WRITE_ONCE(iw->sim->knobs.fail_iw_bufs, fail - 1);
+	spin_unlock(&c->lock);
+	if (fail)
+		return -ENOMEM;
+	if (!iw->tx)
+		iw->tx = irdma_sim_iw_buf_get(iw->sim, IRDMA_SIM_IW_BUF_TX);
+	if (!iw->rx)
+		iw->rx = irdma_sim_iw_buf_get(iw->sim, IRDMA_SIM_IW_BUF_RX);
+	return iw->tx && iw->rx ? 0 : -ENOMEM;
+}
+
+/**
+ * irdma_sim_iw_idle_bufs() - give back the buffers that hold no bytes
+ * @iw: engine; the caller holds its run bit
+ *
+ * The staging buffer holds none once the socket took all of it; the
+ * receive buffer once every byte read was parsed (a partial FPDU keeps it).
+ */
+void irdma_sim_iw_idle_bufs(struct irdma_sim_iw *iw)
+{
+	if (iw->tx && iw->txoff == iw->txlen) {
+		irdma_sim_iw_buf_put(iw->sim, IRDMA_SIM_IW_BUF_TX, iw->tx);
+		iw->tx = NULL;
+		iw->txoff = 0;
+		iw->txlen = 0;
+		iw->txraw = 0;
+		iw->txfend = 0;
+	}
+	if (iw->rx && iw->rxoff == iw->rxlen) {
+		irdma_sim_iw_buf_put(iw->sim, IRDMA_SIM_IW_BUF_RX, iw->rx);
+		iw->rx = NULL;
+		iw->rxoff = 0;
+		iw->rxlen = 0;
+	}
+}
+
+/**
+ * irdma_sim_iw_free_bufs() - give back both buffers, whatever they hold
+ * @iw: engine being destroyed
  */
 void irdma_sim_iw_free_bufs(struct irdma_sim_iw *iw)
 {
-	kvfree(iw->tx);
-	kvfree(iw->rx);
+	irdma_sim_iw_buf_put(iw->sim, IRDMA_SIM_IW_BUF_TX, iw->tx);
+	irdma_sim_iw_buf_put(iw->sim, IRDMA_SIM_IW_BUF_RX, iw->rx);
 	iw->tx = NULL;
 	iw->rx = NULL;
+}
+
+/**
+ * irdma_sim_iw_bufs_fini() - free an instance's spare buffers
+ * @sim: instance whose engines are all destroyed
+ */
+void irdma_sim_iw_bufs_fini(struct irdma_sim *sim)
+{
+	struct irdma_sim_iw_cache *c = &sim->iw_bufs;
+	u32 kind;
+
+	for (kind = 0; kind < IRDMA_SIM_IW_BUF_KINDS; kind++)
+		while (c->n[kind])
+			kvfree(c->free[kind][--c->n[kind]]);
 }
 
 /* ------------------------------------------------------------------------ */

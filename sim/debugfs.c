@@ -16,6 +16,9 @@
  *   drop_user_db      the next N doorbells found in the user doorbell page
  *                     are discarded the same way: the user QP's WQEs wait
  *                     for its next doorbell
+ *   fail_iw_bufs      the next N times a connection's engine needs its
+ *                     transmit and receive buffers it gets none, as if
+ *                     the kernel had no memory: the connection is reset
  * State (read-only): info, regs, cqp (per-opcode counts), hmc, queues,
  * objects, irq, stats, net (the data path: steering and UDA QP counters).
  * Counters (write-only): gstat_advance moves every GATHER_STATS counter
@@ -57,6 +60,7 @@ void irdma_sim_knobs_init(struct irdma_sim_knobs *k)
 	k->drop_interrupts = READ_ONCE(d->drop_interrupts);
 	k->drop_wqealloc = READ_ONCE(d->drop_wqealloc);
 	k->drop_user_db = READ_ONCE(d->drop_user_db);
+	k->fail_iw_bufs = READ_ONCE(d->fail_iw_bufs);
 	k->fail_opcode = READ_ONCE(d->fail_opcode);
 	k->fail_major = READ_ONCE(d->fail_major);
 	k->fail_minor = READ_ONCE(d->fail_minor);
@@ -74,6 +78,7 @@ static void irdma_sim_knobs_files(struct dentry *d, struct irdma_sim_knobs *k)
 	debugfs_create_bool("drop_interrupts", 0600, d, &k->drop_interrupts);
 	debugfs_create_u32("drop_wqealloc", 0600, d, &k->drop_wqealloc);
 	debugfs_create_u32("drop_user_db", 0600, d, &k->drop_user_db);
+	debugfs_create_u32("fail_iw_bufs", 0600, d, &k->fail_iw_bufs);
 	debugfs_create_x32("fail_opcode", 0600, d, &k->fail_opcode);
 	debugfs_create_x16("fail_major", 0600, d, &k->fail_major);
 	debugfs_create_x16("fail_minor", 0600, d, &k->fail_minor);

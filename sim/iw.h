@@ -35,7 +35,11 @@
 
 #include "sim.h"
 
-/* transmit staging buffer per QP: FPDUs wait here for the socket */
+/*
+ * transmit staging buffer per QP: FPDUs wait here for the socket.  An
+ * engine holds it, and the receive buffer, only while bytes wait in it
+ * (irdma_sim_iw_get_bufs()): an idle connection costs no buffer.
+ */
 #define IRDMA_SIM_IW_TXBUF		(64 * 1024)
 /* receive buffer per QP: one FPDU of the largest ULPDU, plus a read */
 #define IRDMA_SIM_IW_RXBUF		(2 + 65535 + 3 + 4 + 2048)
@@ -499,8 +503,10 @@ void irdma_sim_iw_send_rreq(struct irdma_sim_iw *iw,
 void irdma_sim_iw_send_term(struct irdma_sim_iw *iw, u8 words);
 int irdma_sim_iw_mem(struct irdma_sim_iw *iw, u32 stag, u64 to, void *buf,
 		     u32 len, bool to_mem, u8 rights);
-int irdma_sim_iw_alloc_bufs(struct irdma_sim_iw *iw);
+int irdma_sim_iw_get_bufs(struct irdma_sim_iw *iw);
+void irdma_sim_iw_idle_bufs(struct irdma_sim_iw *iw);
 void irdma_sim_iw_free_bufs(struct irdma_sim_iw *iw);
+void irdma_sim_iw_bufs_fini(struct irdma_sim *sim);
 
 /* tcp.c */
 int irdma_sim_tcp_handoff(struct irdma_sim_iw *iw);

@@ -774,6 +774,31 @@ static void irdma_sim_iw_poll_hint(struct irdma_sim *sim)
 }
 
 /**
+ * irdma_sim_iw_no_bufs() - end a connection whose buffers could not be had
+ * @iw: engine; the caller holds its run bit
+ *
+ * The connection is aborted with a RST and the driver told with a
+ * connection-reset AE, as when the adapter's resources for it run out:
+ * nothing else would ever run it again.
+ */
+static void irdma_sim_iw_no_bufs(struct irdma_sim_iw *iw)
+{
+	struct irdma_sim *sim = iw->sim;
+	unsigned long flags;
+
+	dev_warn_ratelimited(&sim->dev,
+			     "QP %u: no memory for its buffers: connection reset\n",
+			     iw->qpn);
+	irdma_sim_tcp_release(iw, true);
+	iw->closed = true;
+	spin_lock_irqsave(&sim->lock, flags);
+	iw->phase = IRDMA_SIM_IW_DOWN;
+	iw->qp->tcp_state = IRDMA_TCPS_CLOSED;
+	spin_unlock_irqrestore(&sim->lock, flags);
+	irdma_sim_iw_ae(iw, IRDMA_AE_LLP_CONNECTION_RESET, IRDMA_AE_SOURCE_RSVD);
+}
+
+/**
  * irdma_sim_iw_step() - the engine of one QP, for one budget
  * @iw: engine; the caller holds its run bit
  *
@@ -824,6 +849,11 @@ static bool irdma_sim_iw_step(struct irdma_sim_iw *iw)
 			}
 			progress = ret != -EAGAIN;
 			running = iw->phase == IRDMA_SIM_IW_RUN;
+		}
+		/* the socket exists by now: the peer gets a RST */
+		if (running && !reset && irdma_sim_iw_get_bufs(iw)) {
+			irdma_sim_iw_no_bufs(iw);
+			return false;
 		}
 		if (reset && (iw->sock || iw->lpb_sock)) {
 			/* MODIFY to ERROR with RESETCON: abort with a RST */
@@ -911,8 +941,10 @@ static void irdma_sim_iw_run_held(struct irdma_sim_iw *iw)
 {
 	bool more = false;
 
-	if (test_and_clear_bit(IRDMA_SIM_IW_AGAIN, &iw->run))
+	if (test_and_clear_bit(IRDMA_SIM_IW_AGAIN, &iw->run)) {
 		more = irdma_sim_iw_step(iw);
+		irdma_sim_iw_idle_bufs(iw);
+	}
 	clear_bit_unlock(IRDMA_SIM_IW_RUNNING, &iw->run);
 	/* the release before the look at AGAIN (irdma_sim_iw_claim()) */
 	smp_mb__after_atomic();
@@ -1170,8 +1202,6 @@ u16 irdma_sim_iw_modify(struct irdma_sim *sim, struct irdma_sim_qp *qp, u64 hdr,
 					     qp->id, arp);
 			return IRDMA_SIM_CQP_MINOR_BAD_ID;
 		}
-		if (irdma_sim_iw_alloc_bufs(iw))
-			return IRDMA_SIM_CQP_MINOR_NO_RESOURCE;
 		irdma_sim_iw_read_ctx(iw, qp->ctx);
 		iw->rreads = kvcalloc(iw->ord, sizeof(*iw->rreads), GFP_KERNEL);
 		iw->rresps = kvcalloc(iw->ird, sizeof(*iw->rresps), GFP_KERNEL);
@@ -1180,7 +1210,6 @@ u16 irdma_sim_iw_modify(struct irdma_sim *sim, struct irdma_sim_qp *qp, u64 hdr,
 			kvfree(iw->rresps);
 			iw->rreads = NULL;
 			iw->rresps = NULL;
-			irdma_sim_iw_free_bufs(iw);
 			return IRDMA_SIM_CQP_MINOR_NO_RESOURCE;
 		}
 		iw->msn[IRDMA_SIM_QN_SEND] = 1;
@@ -1518,6 +1547,7 @@ static int irdma_sim_iw_poller(void *arg)
 int irdma_sim_iw_init(struct irdma_sim *sim)
 {
 	INIT_LIST_HEAD(&sim->iw_list);
+	spin_lock_init(&sim->iw_bufs.lock);
 	hash_init(sim->iw_quads);
 	init_waitqueue_head(&sim->poll_wq);
 	/*
@@ -1553,6 +1583,7 @@ void irdma_sim_iw_fini(struct irdma_sim *sim)
 {
 	kthread_stop(sim->poller);
 	destroy_workqueue(sim->iw_wq);
+	irdma_sim_iw_bufs_fini(sim);
 }
 
 /**

@@ -622,6 +622,7 @@ struct irdma_sim_irq {
  * @fail_minor: minor code of the injected failure
  * @drop_wqealloc: WQEALLOC writes naming an iWARP QP still to discard
  * @drop_user_db: user doorbell-page doorbells still to discard
+ * @fail_iw_bufs: iWARP engine buffer requests still to fail
  */
 struct irdma_sim_knobs {
 	bool fw_not_ready;
@@ -629,6 +630,7 @@ struct irdma_sim_knobs {
 	bool drop_interrupts;
 	u32 drop_wqealloc;
 	u32 drop_user_db;
+	u32 fail_iw_bufs;
 	u32 fail_opcode;
 	u16 fail_major;
 	u16 fail_minor;
@@ -833,6 +835,28 @@ enum irdma_sim_state {
 	IRDMA_SIM_DEL_QUEUED,
 };
 
+/* the kinds of an engine's buffers (irdma_sim_iw_get_bufs()) */
+enum irdma_sim_iw_buf {
+	IRDMA_SIM_IW_BUF_TX,
+	IRDMA_SIM_IW_BUF_RX,
+	IRDMA_SIM_IW_BUF_KINDS,
+};
+
+/* buffers of each kind kept for reuse when no engine needs them */
+#define IRDMA_SIM_IW_BUF_CACHE		8
+
+/**
+ * struct irdma_sim_iw_cache - an instance's spare engine buffers
+ * @lock: protects the rest
+ * @n: buffers in @free, per kind
+ * @free: spare buffers, per kind
+ */
+struct irdma_sim_iw_cache {
+	spinlock_t lock;	/* @n and @free */
+	u32 n[IRDMA_SIM_IW_BUF_KINDS];
+	void *free[IRDMA_SIM_IW_BUF_KINDS][IRDMA_SIM_IW_BUF_CACHE];
+};
+
 /**
  * struct irdma_sim - one simulated E810 RDMA function
  * @sadev: the auxiliary device published to the driver
@@ -877,6 +901,7 @@ enum irdma_sim_state {
  * @db_page: user doorbell page
  * @iw_wq: the iWARP engines' workqueue (qp.c)
  * @iw_list: engines of iWARP QPs (lock)
+ * @iw_bufs: spare transmit and receive buffers of the engines
  * @iw_quads: engines whose quad is offloaded, by local port (lock for
  *	changes, RCU for the rx_handler)
  * @poller: the user doorbell poller thread
@@ -944,6 +969,7 @@ struct irdma_sim {
 	struct page *db_page;
 	struct workqueue_struct *iw_wq;
 	struct list_head iw_list;
+	struct irdma_sim_iw_cache iw_bufs;
 	DECLARE_HASHTABLE(iw_quads, 6);
 	struct task_struct *poller;
 	wait_queue_head_t poll_wq;

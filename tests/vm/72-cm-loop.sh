@@ -27,6 +27,10 @@
 # Writes and destroys QP and CQ at once, the overflow's asynchronous event
 # still in flight (the overflows must be reported, the kernel log clean).
 #
+# Then one connection whose engine gets no buffers (the model's
+# fail_iw_bufs knob): it is reset with a message, and 10 connections after
+# it must all work.
+#
 # Every connect must succeed.  CM_LOOP_MAXFAIL (default 0) lets that many
 # connects of a run fail cleanly (the client gets REJECTED, the server's id
 # still ends in order), for chasing other faults by hand.
@@ -142,6 +146,40 @@ if t_check "$P/link-add-irdma1" t_in "$T_NS_B" rdma link add irdma1 type irdma_s
 	# each client CQ overflows and is destroyed at once: the overflow's
 	# asynchronous event races the destroy (the VM poisons freed slab)
 	N=$((N < 100 ? N : 100)) t_cm_loop "$P/irdma-irdma-cq-overflow-destroy" "$T_NS_B" "$T_NS_A" "$T_IP_B" 7325 "" -O
+	# the server's model has no buffers for one connection's engine
+	# (fail_iw_bufs, as if out of memory): that connection is reset with
+	# a message, whatever its ids saw; the knob is used up, no id is
+	# left behind, and the connections after it work
+	dbg=$(t_sim_dbg)
+	if [ -n "$dbg" ] && echo 1 >"$dbg/fail_iw_bufs"; then
+		t_dmesg_mark "$P/no-bufs"
+		ip netns exec "$T_NS_B" timeout 60 "$LOOP" -s -a "$T_IP_B" -p 7326 -n 0 >"$work/nobufs.srv" 2>&1 &
+		spid=$!
+		t_wait 10 t_rdma_listening 7326
+		# the client must hear of it (a RST), not wait out its timeout
+		t_in "$T_NS_A" timeout 60 "$LOOP" -c -a "$T_IP_B" -p 7326 -n 1 -f 1 >"$work/nobufs.cli" 2>&1
+		t_log "$P/irdma-irdma-no-bufs: the client exited $? (either way)"
+		t_indent <"$work/nobufs.cli"
+		if grep -q 'no CM event within' "$work/nobufs.cli"; then
+			t_fail "$P/irdma-irdma-no-bufs-heard" "the client waited out its timeout: the reset never reached it"
+		else
+			t_pass "$P/irdma-irdma-no-bufs-heard"
+		fi
+		t_wait 20 eval "[ -z \"\$(t_cm_ids_left 7326)\" ]"
+		t_check "$P/irdma-irdma-no-bufs-no-ids-left" test -z "$(t_cm_ids_left 7326)"
+		kill -TERM "$spid" 2>/dev/null
+		wait "$spid"
+		t_indent <"$work/nobufs.srv"
+		t_check "$P/irdma-irdma-no-bufs-used" test "$(cat "$dbg/fail_iw_bufs")" = 0
+		if t_dmesg_since | grep -q 'no memory for its buffers: connection reset'; then
+			t_pass "$P/irdma-irdma-no-bufs-logged"
+		else
+			t_fail "$P/irdma-irdma-no-bufs-logged" "no 'no memory for its buffers' in the kernel log"
+		fi
+		N=10 t_cm_loop "$P/irdma-irdma-after-no-bufs" "$T_NS_B" "$T_NS_A" "$T_IP_B" 7327
+	else
+		t_fail "$P/irdma-irdma-no-bufs" "cannot set irdma_sim's fail_iw_bufs"
+	fi
 	t_check "$P/link-delete-irdma1" rdma link delete irdma1
 fi
 
