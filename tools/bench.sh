@@ -191,11 +191,12 @@ rss() {
 	echo "$t"
 }
 
-# held_or_gone PID: the holder says it holds them all, or has exited
+# holding: the holder (cm_loop -W) says it holds them all
+holding() { grep -q '^cm_loop: holding, waiting' "$work/hcli"; }
+
+# held_or_gone PID: holding, or the holder has exited
 # shellcheck disable=SC2317 # called through t_wait
-held_or_gone() {
-	grep -q '^cm_loop: holding, waiting' "$work/hcli" || ! kill -0 "$1"
-}
+held_or_gone() { holding || ! kill -0 "$1"; }
 
 # idle HELD SDEV CDEV PORT: hold HELD idle connections (cm_loop -H -W, on
 # PORT + 1), measure the kernel memory they cost, run ib_write_lat beside
@@ -214,7 +215,7 @@ idle() {
 	# the client's pid is timeout's; cm_loop is its child.  The held
 	# connections are made without the SYN delay, perftest's with it
 	t_wait $((240 + held / 2)) held_or_gone "$cpid" || ok=0
-	grep -q '^cm_loop: holding, waiting' "$work/hcli" || ok=0
+	holding || ok=0
 	if [ "$ok" = 1 ]; then
 		# shellcheck disable=SC2046 # one pid per word
 		r1=$(rss "$spid" $(pgrep -P "$cpid"))
@@ -399,16 +400,16 @@ for cell in $cells; do
 		;;
 	esac
 done
-line="| latency beside idle / alone |"
-for pair in $pairs; do
-	line+=" $(awk -v h="${V[$pair.idle:$hold]:-}" -v z="${V[$pair.write_lat:8]:-}" 'BEGIN { if (h + 0 > 0 && z + 0 > 0) printf "%.2f", h / z; else printf "-" }') |"
-done
-out "$line"
-line="| held rate / rate with none |"
-for pair in $pairs; do
-	line+=" $(awk -v h="${V[$pair.rate:$hold]:-}" -v z="${V[$pair.rate:0]:-}" 'BEGIN { if (h + 0 > 0 && z + 0 > 0) printf "%.2f", h / z; else printf "-" }') |"
-done
-out "$line"
+# ratio_row LABEL CELL BASE: each pair's V of CELL over its V of BASE
+ratio_row() {
+	local line="| $1 |" p
+	for p in $pairs; do
+		line+=" $(awk -v h="${V[$p.$2]:-}" -v z="${V[$p.$3]:-}" 'BEGIN { if (h + 0 > 0 && z + 0 > 0) printf "%.2f", h / z; else printf "-" }') |"
+	done
+	out "$line"
+}
+ratio_row "latency beside idle / alone" "idle:$hold" write_lat:8
+ratio_row "held rate / rate with none" "rate:$hold" rate:0
 out ""
 out "Bandwidth, rates: higher is better; latency, CPU: lower is better."
 out "n/a: siw/irdma ib_write_lat (and the idle rows, which run it): siw starts MPA in client-server mode (no RTR), where the responder may not send first; ib_write_lat's server does."
