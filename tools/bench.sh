@@ -6,7 +6,7 @@
 # A benchmark, not a test: it prints numbers and passes no judgement.
 #
 #   tools/bench.sh [--runs N] [--iters N] [--conns N] [--hold N] [--pairs LIST]
-#                  [--tries N] [--retry-failed]
+#                  [--tries N] [--retry-failed] [--cells LIST]
 #   tools/bench.sh --guest ...     (inside the VM; tests/vm/87-bench.sh)
 #
 # The reference is siw with MPA CRC required (tools/siw.sh --crc), so that
@@ -34,6 +34,8 @@
 #       both ends together, per connection: the growth of used memory
 #       (MemTotal - MemFree - Buffers - Cached, caches dropped) less the
 #       growth of the two cm_loops' resident memory, and of that the slab
+# --cells runs only the cells named, as in "write_lat:8 rate:0 held idle"
+# (held: the rate with --hold held; idle: the idle QPs cells).
 # The last column of each row is the ratio to siw/siw.  A run that fails
 # (a failed connect included) counts as no number: a cell with none says
 # "fail", never a value.  Cells that cannot run say "n/a" and the table's
@@ -46,10 +48,10 @@ set -uo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/.." && pwd)
-runs=3 iters=1000 conns=200 hold=1000 tries=3 retry_failed=0 guest=0
+runs=3 iters=1000 conns=200 hold=1000 tries=3 retry_failed=0 guest=0 only=
 pairs="siw/siw irdma/irdma irdma/siw siw/irdma"
 usage() {
-	echo "usage: $0 [--runs N] [--iters N] [--conns N] [--hold N] [--pairs LIST] [--tries N] [--retry-failed]" >&2
+	echo "usage: $0 [--runs N] [--iters N] [--conns N] [--hold N] [--pairs LIST] [--tries N] [--retry-failed] [--cells LIST]" >&2
 	exit 2
 }
 while [ $# -gt 0 ]; do
@@ -61,6 +63,7 @@ while [ $# -gt 0 ]; do
 	--pairs) pairs=${2:?}; shift 2 ;;
 	--tries) tries=${2:?}; shift 2 ;;
 	--retry-failed) retry_failed=1; shift ;;
+	--cells) only=${2:?}; shift 2 ;;
 	--guest) guest=1; shift ;;
 	*) usage ;;
 	esac
@@ -80,6 +83,7 @@ if [ "$guest" = 0 ]; then
 	"$repo/tools/vm/tests.sh" --host-only 87-bench || exit 1
 	more=()
 	[ "$retry_failed" = 0 ] || more+=(--retry-failed)
+	[ -z "$only" ] || more+=(--cells "$only")
 	# a generous bound: about 40 runs per pair of up to 60 s each
 	exec "$here/vm/run.sh" --mem 3072 --timeout $((600 + runs * 4 * 40 * 60)) -- \
 		"$here/bench.sh" --guest --runs "$runs" --iters "$iters" \
@@ -249,6 +253,16 @@ median() {
 }
 
 cells="write_bw:65536 read_bw:65536 send_bw:65536 write_bw:4096 read_bw:4096 send_bw:4096 write_lat:8 send_lat:8 read_lat:8 rate:0 rate:$hold idle:$hold"
+if [ -n "$only" ]; then
+	want=" ${only//held/rate:$hold} "
+	want=${want// idle / idle:$hold }
+	picked=''
+	for cell in $cells; do
+		case $want in *" $cell "*) picked+=" $cell" ;; esac
+	done
+	[ -n "$picked" ] || die "--cells '$only' names no cell"
+	cells=${picked# }
+fi
 declare -A V CPU KIB SLAB N F
 clock_retries=0
 port=19000
