@@ -63,10 +63,10 @@ static void *irdma_sim_iw_buf_get(struct irdma_sim *sim, u32 kind)
 	struct irdma_sim_iw_cache *c = &sim->iw_bufs;
 	void *buf = NULL;
 
-	spin_lock(&c->lock);
+	spin_lock_bh(&c->lock);
 	if (c->n[kind])
 		buf = c->free[kind][--c->n[kind]];
-	spin_unlock(&c->lock);
+	spin_unlock_bh(&c->lock);
 	return buf ?: kvmalloc(irdma_sim_iw_buf_size[kind], GFP_KERNEL);
 }
 
@@ -82,12 +82,12 @@ static void irdma_sim_iw_buf_put(struct irdma_sim *sim, u32 kind, void *buf)
 
 	if (!buf)
 		return;
-	spin_lock(&c->lock);
+	spin_lock_bh(&c->lock);
 	if (c->n[kind] < IRDMA_SIM_IW_BUF_CACHE) {
 		c->free[kind][c->n[kind]++] = buf;
 		buf = NULL;
 	}
-	spin_unlock(&c->lock);
+	spin_unlock_bh(&c->lock);
 	kvfree(buf);
 }
 
@@ -111,11 +111,11 @@ int irdma_sim_iw_get_bufs(struct irdma_sim_iw *iw)
 	if (iw->tx && iw->rx)
 		return 0;
 	/* the fail_iw_bufs knob: this request gets nothing */
-	spin_lock(&c->lock);
+	spin_lock_bh(&c->lock);
 	fail = READ_ONCE(iw->sim->knobs.fail_iw_bufs);
 	if (fail)
 		WRITE_ONCE(iw->sim->knobs.fail_iw_bufs, fail - 1);
-	spin_unlock(&c->lock);
+	spin_unlock_bh(&c->lock);
 	if (fail)
 		return -ENOMEM;
 	if (!iw->tx)
@@ -123,6 +123,29 @@ int irdma_sim_iw_get_bufs(struct irdma_sim_iw *iw)
 	if (!iw->rx)
 		iw->rx = irdma_sim_iw_buf_get(iw->sim, IRDMA_SIM_IW_BUF_RX);
 	return iw->tx && iw->rx ? 0 : -ENOMEM;
+}
+
+/**
+ * irdma_sim_iw_spare_rx() - give an engine a receive buffer without
+ * allocating
+ * @iw: engine; the caller holds its run bit
+ *
+ * For the socket's data_ready callback, which must not allocate 66 KiB
+ * in a softirq: only a spare buffer of the instance will do.
+ *
+ * Return: true when the engine has a receive buffer.
+ */
+bool irdma_sim_iw_spare_rx(struct irdma_sim_iw *iw)
+{
+	struct irdma_sim_iw_cache *c = &iw->sim->iw_bufs;
+
+	if (iw->rx)
+		return true;
+	spin_lock_bh(&c->lock);
+	if (c->n[IRDMA_SIM_IW_BUF_RX] && !READ_ONCE(iw->sim->knobs.fail_iw_bufs))
+		iw->rx = c->free[IRDMA_SIM_IW_BUF_RX][--c->n[IRDMA_SIM_IW_BUF_RX]];
+	spin_unlock_bh(&c->lock);
+	return iw->rx;
 }
 
 /**
@@ -1149,6 +1172,55 @@ static int irdma_sim_iw_parse(struct irdma_sim_iw *iw)
 }
 
 /**
+ * irdma_sim_iw_rx_compact() - move the bytes of a partial FPDU to the front
+ * @iw: engine with a receive buffer
+ */
+static void irdma_sim_iw_rx_compact(struct irdma_sim_iw *iw)
+{
+	if (!iw->rxoff)
+		return;
+	memmove(iw->rx, iw->rx + iw->rxoff, iw->rxlen - iw->rxoff);
+	iw->rxlen -= iw->rxoff;
+	iw->rxoff = 0;
+}
+
+/**
+ * irdma_sim_iw_rx_now() - read the socket and place what came, in its
+ * data_ready callback
+ * @iw: engine with a socket and a receive buffer, not stopped
+ * @progress: set when bytes were read
+ *
+ * Placement (Writes, Sends, Read Responses), the CQEs and AEs of receive
+ * and queueing the peer's Read Requests need no socket call and may run
+ * in a softirq; everything that follows them does not run here.
+ *
+ * Return: true when the work item must go on: an error stopped the QP,
+ * the budget ran out, or the socket reported an error.
+ */
+bool irdma_sim_iw_rx_now(struct irdma_sim_iw *iw, bool *progress)
+{
+	u32 budget = IRDMA_SIM_IW_BUDGET;
+	int n;
+
+	while (budget--) {
+		if (irdma_sim_iw_parse(iw) < 0)
+			return true;
+		irdma_sim_iw_rx_compact(iw);
+		if (iw->rxlen == IRDMA_SIM_IW_RXBUF)
+			return true;	/* irdma_sim_iw_rx() reports it */
+		n = irdma_sim_tcp_read(iw, iw->rx + iw->rxlen,
+				       IRDMA_SIM_IW_RXBUF - iw->rxlen);
+		if (n < 0)
+			return true;
+		if (!n)
+			return false;
+		iw->rxlen += n;
+		*progress = true;
+	}
+	return true;
+}
+
+/**
  * irdma_sim_iw_rx() - read the socket and process what came
  * @iw: engine with a socket
  *
@@ -1170,11 +1242,7 @@ bool irdma_sim_iw_rx(struct irdma_sim_iw *iw)
 			iw->rxlen = 0;
 			iw->rxoff = 0;
 		}
-		if (iw->rxoff) {
-			memmove(iw->rx, iw->rx + iw->rxoff, iw->rxlen - iw->rxoff);
-			iw->rxlen -= iw->rxoff;
-			iw->rxoff = 0;
-		}
+		irdma_sim_iw_rx_compact(iw);
 		if (iw->rxlen == IRDMA_SIM_IW_RXBUF) {
 			/* cannot happen: the buffer holds the largest FPDU */
 			irdma_sim_iw_term_peer(iw,

@@ -14,11 +14,13 @@
  * the work item (iw->work on sim->iw_wq), the doorbell poller for the
  * QPs it just rang (which saves the work item's wakeup on every user
  * post), or the CQP worker for a command that must be done when it
- * completes (a flush, a reset: irdma_sim_iw_run_sync()).  Whatever is left
- * after that budget, or was asked meanwhile, goes to the work item.  Other
- * contexts only set request flags under sim->lock and queue the work
- * (irdma_sim_iw_kick()): WQEALLOC, other CQP commands, the socket
- * callbacks, a loopback peer's handoff.
+ * completes (a flush, a reset: irdma_sim_iw_run_sync()).  The socket's
+ * data_ready callback, in the softirq that received the bytes, runs only
+ * the receive half (irdma_sim_iw_data_ready()): it reads and places them.
+ * Whatever is left after that budget, or was asked meanwhile, goes to the
+ * work item.  Other contexts only set request flags under sim->lock and
+ * queue the work (irdma_sim_iw_kick()): WQEALLOC, other CQP commands, the
+ * other socket callbacks, a loopback peer's handoff.
  *
  * Driver memory (rings, registered regions, CQs) is touched with
  * sim->lock held, in bounded pieces (at most one page per copy), after
@@ -476,6 +478,9 @@ static inline void irdma_sim_iw_kick(struct irdma_sim_iw *iw)
 		queue_work(iw->sim->iw_wq, &iw->work);
 }
 
+/* qp.c */
+bool irdma_sim_iw_data_ready(struct irdma_sim_iw *iw);
+
 /* complete.c */
 void irdma_sim_iw_ae(struct irdma_sim_iw *iw, u32 code, u32 src);
 void irdma_sim_iw_fail(struct irdma_sim_iw *iw, u32 ae, u32 src);
@@ -494,6 +499,7 @@ void irdma_sim_iw_close_check(struct irdma_sim_iw *iw, bool eof, bool reset);
 
 /* ddp.c */
 bool irdma_sim_iw_rx(struct irdma_sim_iw *iw);
+bool irdma_sim_iw_rx_now(struct irdma_sim_iw *iw, bool *progress);
 bool irdma_sim_iw_tx(struct irdma_sim_iw *iw);
 bool irdma_sim_iw_push(struct irdma_sim_iw *iw);
 bool irdma_sim_iw_room(struct irdma_sim_iw *iw);
@@ -504,6 +510,7 @@ void irdma_sim_iw_send_term(struct irdma_sim_iw *iw, u8 words);
 int irdma_sim_iw_mem(struct irdma_sim_iw *iw, u32 stag, u64 to, void *buf,
 		     u32 len, bool to_mem, u8 rights);
 int irdma_sim_iw_get_bufs(struct irdma_sim_iw *iw);
+bool irdma_sim_iw_spare_rx(struct irdma_sim_iw *iw);
 void irdma_sim_iw_idle_bufs(struct irdma_sim_iw *iw);
 void irdma_sim_iw_free_bufs(struct irdma_sim_iw *iw);
 void irdma_sim_iw_bufs_fini(struct irdma_sim *sim);
@@ -516,6 +523,7 @@ void irdma_sim_tcp_count(struct irdma_sim_iw *iw);
 int irdma_sim_tcp_send(struct irdma_sim_iw *iw, const void *buf, u32 len);
 u32 irdma_sim_tcp_mss(struct irdma_sim_iw *iw);
 int irdma_sim_tcp_recv(struct irdma_sim_iw *iw, void *buf, u32 len);
+int irdma_sim_tcp_read(struct irdma_sim_iw *iw, void *buf, u32 len);
 u8 irdma_sim_tcp_state(struct irdma_sim_iw *iw);
 
 #endif /* IRDMA_SIM_IW_H */

@@ -973,6 +973,64 @@ static void irdma_sim_iw_run_sync(struct irdma_sim_iw *iw)
 }
 
 /**
+ * irdma_sim_iw_data_ready() - place received bytes in the socket's callback
+ * @iw: engine whose socket has bytes
+ *
+ * The receive half of the engine runs here, in the softirq that took the
+ * segment from the wire, when no other context runs the engine and the QP
+ * is plainly in RTS: a Write lands, a Send's CQE is written, without the
+ * wait for a worker thread (under emulation, while applications spin on
+ * every CPU, that wait was most of a message's latency).  Whatever needs
+ * the socket or the send queue next (Read Responses to send, the SQ a
+ * finished Read released, an error, the stream's end) is left to the work
+ * item, as is every case this context cannot take.
+ *
+ * Context: the socket's data_ready callback: softirq or BHs off,
+ * sk_callback_lock held for reading, the socket not owned.  Destroy
+ * clears the socket's user data under that lock for writing after it
+ * stopped the engine, so @iw outlives this call.
+ * Return: true when nothing is left for the work item.
+ */
+bool irdma_sim_iw_data_ready(struct irdma_sim_iw *iw)
+{
+	struct irdma_sim *sim = iw->sim;
+	bool more = true, progress = false, ok;
+	unsigned long flags;
+	u32 rr_cnt;
+
+	if (READ_ONCE(iw->stopping) ||
+	    test_and_set_bit_lock(IRDMA_SIM_IW_RUNNING, &iw->run))
+		return false;
+	spin_lock_irqsave(&sim->lock, flags);
+	ok = irdma_sim_iw_live(iw) && iw->phase == IRDMA_SIM_IW_RUN &&
+	     iw->qp->state == IRDMA_QPS_RTS && !iw->reset_req &&
+	     !iw->close_req && !iw->term_req;
+	spin_unlock_irqrestore(&sim->lock, flags);
+	if (ok && iw->sock && !iw->err && !iw->wait_rtr && !iw->fin_rcvd &&
+	    irdma_sim_iw_spare_rx(iw)) {
+		rr_cnt = iw->rr_cnt;
+		more = irdma_sim_iw_rx_now(iw, &progress) || iw->err ||
+		       iw->rs_cnt || iw->rr_cnt != rr_cnt;
+		if (progress) {
+			spin_lock_irqsave(&sim->lock, flags);
+			sim->stats.rx_now++;
+			spin_unlock_irqrestore(&sim->lock, flags);
+			irdma_sim_tcp_count(iw);
+			if (iw->user)
+				irdma_sim_iw_poll_hint(sim);
+			WRITE_ONCE(sim->iw_active_ns, ktime_get_ns());
+		}
+		if (!more)
+			irdma_sim_iw_idle_bufs(iw);
+	}
+	clear_bit_unlock(IRDMA_SIM_IW_RUNNING, &iw->run);
+	/* the release before the look at AGAIN (irdma_sim_iw_claim()) */
+	smp_mb__after_atomic();
+	wake_up_var(&iw->run);
+	return !more && !test_bit(IRDMA_SIM_IW_AGAIN, &iw->run);
+}
+
+/**
  * irdma_sim_iw_work() - the engine's work item
  * @work: iw->work
  *

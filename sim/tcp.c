@@ -22,8 +22,9 @@
  * the adapter's connection must not take the port from host sockets that
  * allow sharing it.
  *
- * The socket's data_ready, write_space and state_change callbacks only
- * queue the QP's work.  A socket is released with SO_LINGER 0 (a RST) when
+ * The socket's write_space and state_change callbacks only queue the QP's
+ * work; data_ready reads and places the bytes itself when the engine is
+ * free (irdma_sim_iw_data_ready()).  A socket is released with SO_LINGER 0 (a RST) when
  * the connection must be aborted, else normally.  The socket holds a
  * reference on its namespace like a user socket.
  */
@@ -74,31 +75,69 @@ static int irdma_sim_tcp_int(struct socket *sock, int level, int opt, int v)
 	return irdma_sim_tcp_setopt(sock, level, opt, &v, sizeof(v));
 }
 
-/* callbacks: only kick the engine */
-
+/**
+ * irdma_sim_tcp_data_ready() - the socket received bytes
+ * @sk: the QP's socket
+ *
+ * When no other context runs the engine, the bytes are read and placed
+ * here (irdma_sim_iw_data_ready()), in the softirq that took them from
+ * the wire, as the adapter places data on arrival; otherwise, or when
+ * more than placement follows, the engine's work item runs.
+ *
+ * Context: softirq with the socket's spinlock held, or its owner's
+ * process context (the backlog).
+ */
 static void irdma_sim_tcp_data_ready(struct sock *sk)
 {
 	struct irdma_sim_iw *iw;
 
 	read_lock_bh(&sk->sk_callback_lock);
 	iw = sk->sk_user_data;
-	if (iw)
+	if (iw && (sock_owned_by_user_nocheck(sk) ||
+		   !irdma_sim_iw_data_ready(iw)))
 		irdma_sim_iw_kick(iw);
 	read_unlock_bh(&sk->sk_callback_lock);
 }
 
-static void irdma_sim_tcp_write_space(struct sock *sk)
+/**
+ * irdma_sim_tcp_wake() - queue the engine's work for a socket event
+ * @sk: the QP's socket
+ * @space: the event is write space: only when the socket is writeable
+ *
+ * Context: a socket callback.
+ */
+static void irdma_sim_tcp_wake(struct sock *sk, bool space)
 {
 	struct irdma_sim_iw *iw;
 
 	read_lock_bh(&sk->sk_callback_lock);
 	iw = sk->sk_user_data;
-	if (iw && sk_stream_is_writeable(sk)) {
-		if (sk->sk_socket)
+	if (iw && (!space || sk_stream_is_writeable(sk))) {
+		if (space && sk->sk_socket)
 			clear_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
 		irdma_sim_iw_kick(iw);
 	}
 	read_unlock_bh(&sk->sk_callback_lock);
+}
+
+/**
+ * irdma_sim_tcp_state_change() - the socket's TCP state changed
+ * @sk: the QP's socket
+ *
+ * The engine follows the state (a FIN, a reset) in its work item.
+ */
+static void irdma_sim_tcp_state_change(struct sock *sk)
+{
+	irdma_sim_tcp_wake(sk, false);
+}
+
+/**
+ * irdma_sim_tcp_write_space() - the socket has room for more bytes
+ * @sk: the QP's socket
+ */
+static void irdma_sim_tcp_write_space(struct sock *sk)
+{
+	irdma_sim_tcp_wake(sk, true);
 }
 
 /**
@@ -289,7 +328,7 @@ static int irdma_sim_tcp_restore(struct irdma_sim_iw *iw,
 	sk->sk_user_data = iw;
 	sk->sk_data_ready = irdma_sim_tcp_data_ready;
 	sk->sk_write_space = irdma_sim_tcp_write_space;
-	sk->sk_state_change = irdma_sim_tcp_data_ready;
+	sk->sk_state_change = irdma_sim_tcp_state_change;
 	write_unlock_bh(&sk->sk_callback_lock);
 	sk->sk_allocation = GFP_ATOMIC;
 	*sockp = sock;
@@ -551,6 +590,48 @@ int irdma_sim_tcp_recv(struct irdma_sim_iw *iw, void *buf, u32 len)
 	struct kvec v = { .iov_base = buf, .iov_len = len };
 
 	return kernel_recvmsg(iw->sock, &msg, &v, 1, len, MSG_DONTWAIT);
+}
+
+/**
+ * irdma_sim_tcp_read_actor() - copy bytes of one skb of the receive queue
+ * @desc: desc->arg.data: where the next byte goes; desc->count: room left
+ * @skb: skb
+ * @off: first byte not yet read
+ * @len: bytes from @off on
+ *
+ * Return: bytes copied; 0 when there is no room (tcp_read_sock() stops).
+ */
+static int irdma_sim_tcp_read_actor(read_descriptor_t *desc,
+				    struct sk_buff *skb, unsigned int off,
+				    size_t len)
+{
+	size_t n = min_t(size_t, len, desc->count);
+
+	if (!n || skb_copy_bits(skb, off, desc->arg.data, n))
+		return 0;
+	desc->arg.data = (u8 *)desc->arg.data + n;
+	desc->count -= n;
+	return n;
+}
+
+/**
+ * irdma_sim_tcp_read() - take bytes from the socket in its data_ready
+ * callback
+ * @iw: engine with a socket
+ * @buf: destination
+ * @len: room
+ *
+ * A FIN after the bytes is consumed too: recv() then returns 0, which is
+ * how the engine's work item learns of it.
+ *
+ * Context: the socket's data_ready callback, the socket not owned.
+ * Return: bytes, 0 when none wait, or a negative errno.
+ */
+int irdma_sim_tcp_read(struct irdma_sim_iw *iw, void *buf, u32 len)
+{
+	read_descriptor_t desc = { .arg.data = buf, .count = len };
+
+	return tcp_read_sock(iw->sock->sk, &desc, irdma_sim_tcp_read_actor);
 }
 
 /**

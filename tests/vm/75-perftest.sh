@@ -14,7 +14,9 @@
 # ucmatose (two connections, 100 Sends of 4 KiB each way) runs with irdma0
 # as client of siw0 and of irdma1.  Each run must complete (client and
 # server) and report a result; bandwidths and latencies are logged (the
-# benchmark is tools/bench.sh).  Then the modules unload with a clean
+# benchmark is tools/bench.sh).  Between two model instances, the
+# receiving engine's socket callback must have placed data itself (the
+# rx_now counter in debugfs).  Then the modules unload with a clean
 # kernel log.
 #
 # Every perftest run uses perftest's default port, as a user would: the
@@ -113,6 +115,12 @@ perf() {
 	fi
 }
 
+# rx_now: the model instances' rx_now counters (debugfs "stats") summed
+rx_now() {
+	cat /sys/kernel/debug/irdma_sim/*/stats 2>/dev/null |
+		awk '$1 == "rx_now" { n += $2 } END { print n + 0 }'
+}
+
 # matrix DIR SERVER_DEV CLIENT_DEV [rev]: the four tools one way
 matrix() {
 	local tool
@@ -158,8 +166,18 @@ matrix siw-client-irdma irdma0 siw0 rev
 t_check "$P/link-delete-siw" rdma link delete siw0
 if t_check "$P/link-add-irdma1" t_in "$T_NS_B" rdma link add irdma1 type irdma_sim netdev "$T_IF_B"; then
 	t_defer rdma link delete irdma1
+	now0=$(rx_now)
 	matrix irdma-client-irdma irdma1 irdma0
 	ucm "$P/ucmatose-irdma-client-irdma"
+	now1=$(rx_now)
+	# between two model instances, data arrives while the receiving
+	# engine is idle: its socket's callback must place it then and there
+	if [ "$now1" -gt "$now0" ]; then
+		t_pass "$P/rx-in-callback"
+		t_log "$P/rx-in-callback: $((now1 - now0)) times"
+	else
+		t_fail "$P/rx-in-callback" "no received bytes were placed from the socket's data_ready callback (rx_now $now0 -> $now1)"
+	fi
 	t_check "$P/link-delete-irdma1" rdma link delete irdma1
 fi
 t_check "$P/link-delete" rdma link delete irdma0
