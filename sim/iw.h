@@ -229,6 +229,9 @@ enum irdma_sim_iw_run_bits {
  * @qp: the QP (valid until irdma_sim_iw_destroy())
  * @qpn: QP id
  * @work: runs the engine on sim->iw_wq (irdma_sim_iw_kick())
+ * @data_ready: reads and places received bytes in the socket's data_ready
+ *	callback (irdma_sim_iw_data_ready() in qp.c, which the TCP layer
+ *	below it reaches only through this pointer)
  * @run: IRDMA_SIM_IW_RUNNING: a context runs the engine;
  *	IRDMA_SIM_IW_AGAIN: the engine has new requests; the runner queues
  *	the work item for them when it lets go (irdma_sim_iw_run_held())
@@ -335,6 +338,7 @@ struct irdma_sim_iw {
 	struct irdma_sim_qp *qp;
 	u32 qpn;
 	struct work_struct work;
+	bool (*data_ready)(struct irdma_sim_iw *iw);
 	unsigned long run;
 	atomic_t pins;
 	struct list_head node;
@@ -477,9 +481,6 @@ static inline void irdma_sim_iw_kick(struct irdma_sim_iw *iw)
 	if (!READ_ONCE(iw->stopping))
 		queue_work(iw->sim->iw_wq, &iw->work);
 }
-
-/* qp.c */
-bool irdma_sim_iw_data_ready(struct irdma_sim_iw *iw);
 
 /* complete.c */
 void irdma_sim_iw_ae(struct irdma_sim_iw *iw, u32 code, u32 src);

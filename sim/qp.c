@@ -991,7 +991,7 @@ static void irdma_sim_iw_run_sync(struct irdma_sim_iw *iw)
  * stopped the engine, so @iw outlives this call.
  * Return: true when nothing is left for the work item.
  */
-bool irdma_sim_iw_data_ready(struct irdma_sim_iw *iw)
+static bool irdma_sim_iw_data_ready(struct irdma_sim_iw *iw)
 {
 	struct irdma_sim *sim = iw->sim;
 	bool more = true, progress = false, ok;
@@ -1090,6 +1090,7 @@ bool irdma_sim_iw_create(struct irdma_sim *sim, struct irdma_sim_cmd *cmd,
 		return false;
 	}
 	iw->sim = sim;
+	iw->data_ready = irdma_sim_iw_data_ready;
 	iw->qp = qp;
 	iw->qpn = qp->id;
 	INIT_WORK(&iw->work, irdma_sim_iw_work);

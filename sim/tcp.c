@@ -24,9 +24,10 @@
  *
  * The socket's write_space and state_change callbacks only queue the QP's
  * work; data_ready reads and places the bytes itself when the engine is
- * free (irdma_sim_iw_data_ready()).  A socket is released with SO_LINGER 0 (a RST) when
- * the connection must be aborted, else normally.  The socket holds a
- * reference on its namespace like a user socket.
+ * free (through iw->data_ready: the QP layer is above this one).  A
+ * socket is released with SO_LINGER 0 (a RST) when the connection must be
+ * aborted, else normally.  The socket holds a reference on its namespace
+ * like a user socket.
  */
 
 #include <linux/net.h>
@@ -80,7 +81,7 @@ static int irdma_sim_tcp_int(struct socket *sock, int level, int opt, int v)
  * @sk: the QP's socket
  *
  * When no other context runs the engine, the bytes are read and placed
- * here (irdma_sim_iw_data_ready()), in the softirq that took them from
+ * here (iw->data_ready), in the softirq that took them from
  * the wire, as the adapter places data on arrival; otherwise, or when
  * more than placement follows, the engine's work item runs.
  *
@@ -94,7 +95,7 @@ static void irdma_sim_tcp_data_ready(struct sock *sk)
 	read_lock_bh(&sk->sk_callback_lock);
 	iw = sk->sk_user_data;
 	if (iw && (sock_owned_by_user_nocheck(sk) ||
-		   !irdma_sim_iw_data_ready(iw)))
+		   !iw->data_ready(iw)))
 		irdma_sim_iw_kick(iw);
 	read_unlock_bh(&sk->sk_callback_lock);
 }
