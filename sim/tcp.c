@@ -632,6 +632,8 @@ int irdma_sim_tcp_read(struct irdma_sim_iw *iw, void *buf, u32 len)
 {
 	read_descriptor_t desc = { .arg.data = buf, .count = len };
 
+	/* the receive queue is ours: the socket's spinlock or its owner */
+	sock_owned_by_me(iw->sock->sk);
 	return tcp_read_sock(iw->sock->sk, &desc, irdma_sim_tcp_read_actor);
 }
 
