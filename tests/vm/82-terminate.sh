@@ -15,7 +15,7 @@
 #     type, code and header bits, siw its "got TERMINATE" warning;
 #   - irdma sends aligned FPDUs: in a capture of ib_send_bw's 64 KiB Sends
 #     from irdma1 (which follow short FPDUs), every TCP segment is exactly
-#     one whole FPDU; a segment TCP retransmits must repeat one of them;
+#     one whole FPDU, those TCP sends again included;
 #   - a capture, decoded by tshark's iWARP dissectors, shows the victim's
 #     TERMINATE; an irdma victim's must carry the RFC 5040/5041 layer,
 #     error type and code of the error, the M and D bits (R clear: no Read
@@ -192,9 +192,12 @@ fi
 # alignment: every data segment irdma1 sent to the perftest server (after
 # the MPA exchange) is whole FPDUs, tshark decoding each segment alone:
 # one FPDU, and the segment is exactly its length (2 + ULPDU, padded to 4,
-# + 4 of CRC when the connection has it)
+# + 4 of CRC when the connection has it).  Segments TCP sent again
+# (retransmitted, or out of order after a loss) are decoded too
+# (tshark skips their payload by default) and must be whole FPDUs as well.
 if [ "$wire" = 1 ] && [ "$aligned" = 1 ]; then
 	tshark -r "$cap" -o tcp.try_heuristic_first:TRUE -o tcp.desegment_tcp_streams:FALSE \
+		-o tcp.no_subdissector_on_error:FALSE \
 		--disable-heuristic rpcrdma_iwarp --disable-heuristic smb_direct_iwarp \
 		-Y "tcp.dstport == $ALIGN_PORT && tcp.len > 0 && !iwarp_mpa.req && !iwarp_mpa.rep" \
 		-T fields -E separator=, -E occurrence=a \
@@ -205,27 +208,15 @@ if [ "$wire" = 1 ] && [ "$aligned" = 1 ]; then
 	tshark -r "$cap" -o tcp.try_heuristic_first:TRUE \
 		-Y "tcp.port == $ALIGN_PORT && (iwarp_mpa.req || iwarp_mpa.rep)" \
 		-T fields -e iwarp_mpa.crc_flag 2>>"$work/tshark.err" | grep -qE '^(1|True)$' && crc=4
-	# segments the host TCP sent again: tshark does not decode their
-	# payload, so each must repeat a first transmission exactly (same
-	# sequence number and length) that was a whole FPDU
-	tshark -r "$cap" -o tcp.try_heuristic_first:TRUE -o tcp.desegment_tcp_streams:FALSE \
-		-Y "tcp.dstport == $ALIGN_PORT && tcp.len > 0 && (tcp.analysis.retransmission || tcp.analysis.fast_retransmission || tcp.analysis.spurious_retransmission)" \
-		-T fields -e frame.number >"$work/align.rtx" 2>>"$work/tshark.err"
 	total=$(wc -l <"$work/align")
-	bad=$(awk -F, -v crc="$crc" -v rtxf="$work/align.rtx" '
-		BEGIN { while ((getline l < rtxf) > 0) rtx[l] = 1 }
-		{
-			u = $2
-			if (u == "" || u ~ /[^0-9]/) {
-				if ($3 in rtx) { again[NR] = $0; key[NR] = $4 "/" $1; next }
-				print; next
-			}
-			f = 2 + u; f += (4 - f % 4) % 4; f += crc
-			if ($1 != f) print
-			else whole[$4 "/" $1] = 1
-		}
-		END { for (n in again) if (!(key[n] in whole)) print again[n] }' "$work/align")
-	resent=$(wc -l <"$work/align.rtx")
+	resent=$(tshark -r "$cap" \
+		-Y "tcp.dstport == $ALIGN_PORT && tcp.len > 0 && (tcp.analysis.retransmission || tcp.analysis.fast_retransmission || tcp.analysis.spurious_retransmission || tcp.analysis.out_of_order)" \
+		-T fields -e frame.number 2>>"$work/tshark.err" | wc -l)
+	bad=$(awk -F, -v crc="$crc" '{
+		u = $2
+		if (u == "" || u ~ /[^0-9]/) { print; next }
+		f = 2 + u; f += (4 - f % 4) % 4; f += crc
+		if ($1 != f) print }' "$work/align")
 	short=$(awk -F, '$2 != "" && $2 < 1000' "$work/align" | wc -l)
 	t_log "$P/align: $total data segments, $short short FPDUs, $resent sent again by TCP"
 	if [ "$total" -ge 800 ] && [ "$short" -gt 0 ] && [ -z "$bad" ]; then
