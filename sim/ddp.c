@@ -51,6 +51,27 @@ static const u32 irdma_sim_iw_buf_size[IRDMA_SIM_IW_BUF_KINDS] = {
 };
 
 /**
+ * irdma_sim_iw_buf_spare() - a spare buffer of one kind from the cache
+ * @sim: instance
+ * @kind: enum irdma_sim_iw_buf
+ *
+ * Context: any; the cache lock is taken with BHs off (the socket's
+ * data_ready callback takes buffers too).
+ * Return: the buffer, or NULL when the cache has none of that kind.
+ */
+static void *irdma_sim_iw_buf_spare(struct irdma_sim *sim, u32 kind)
+{
+	struct irdma_sim_iw_cache *c = &sim->iw_bufs;
+	void *buf = NULL;
+
+	spin_lock_bh(&c->lock);
+	if (c->n[kind])
+		buf = c->free[kind][--c->n[kind]];
+	spin_unlock_bh(&c->lock);
+	return buf;
+}
+
+/**
  * irdma_sim_iw_buf_get() - a buffer of one kind, spare or new
  * @sim: instance
  * @kind: enum irdma_sim_iw_buf
@@ -60,14 +81,8 @@ static const u32 irdma_sim_iw_buf_size[IRDMA_SIM_IW_BUF_KINDS] = {
  */
 static void *irdma_sim_iw_buf_get(struct irdma_sim *sim, u32 kind)
 {
-	struct irdma_sim_iw_cache *c = &sim->iw_bufs;
-	void *buf = NULL;
-
-	spin_lock_bh(&c->lock);
-	if (c->n[kind])
-		buf = c->free[kind][--c->n[kind]];
-	spin_unlock_bh(&c->lock);
-	return buf ?: kvmalloc(irdma_sim_iw_buf_size[kind], GFP_KERNEL);
+	return irdma_sim_iw_buf_spare(sim, kind) ?:
+	       kvmalloc(irdma_sim_iw_buf_size[kind], GFP_KERNEL);
 }
 
 /**
@@ -137,14 +152,8 @@ int irdma_sim_iw_get_bufs(struct irdma_sim_iw *iw)
  */
 bool irdma_sim_iw_spare_rx(struct irdma_sim_iw *iw)
 {
-	struct irdma_sim_iw_cache *c = &iw->sim->iw_bufs;
-
-	if (iw->rx)
-		return true;
-	spin_lock_bh(&c->lock);
-	if (c->n[IRDMA_SIM_IW_BUF_RX] && !READ_ONCE(iw->sim->knobs.fail_iw_bufs))
-		iw->rx = c->free[IRDMA_SIM_IW_BUF_RX][--c->n[IRDMA_SIM_IW_BUF_RX]];
-	spin_unlock_bh(&c->lock);
+	if (!iw->rx && !READ_ONCE(iw->sim->knobs.fail_iw_bufs))
+		iw->rx = irdma_sim_iw_buf_spare(iw->sim, IRDMA_SIM_IW_BUF_RX);
 	return iw->rx;
 }
 

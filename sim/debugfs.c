@@ -379,7 +379,8 @@ static int irdma_sim_stats_show(struct seq_file *s, void *unused)
 		   st->cqarm, st->cqack, st->aeqalloc, st->wqealloc,
 		   st->wqealloc_dropped);
 	seq_printf(s, "user_db %llu\nuser_db_dropped %llu\nrx_now %llu\n",
-		   st->user_db, st->user_db_dropped, st->rx_now);
+		   st->user_db, st->user_db_dropped,
+		   (u64)atomic64_read(&sim->rx_now));
 	seq_printf(s, "bad_reg %llu\nqhash_del_miss %llu\napbvt_anomalies %llu\n",
 		   st->bad_reg, st->qhash_del_miss, st->apbvt_anomalies);
 	return 0;

@@ -925,6 +925,24 @@ static bool irdma_sim_iw_claim(struct irdma_sim_iw *iw)
 }
 
 /**
+ * irdma_sim_iw_let_go() - give up the engine's run bit
+ * @iw: engine whose run bit the caller holds
+ *
+ * Wakes a context waiting for the bit (irdma_sim_iw_run_sync()).
+ *
+ * Return: true when a request came while the bit was held: the caller
+ * must queue the work item for it.
+ */
+static bool irdma_sim_iw_let_go(struct irdma_sim_iw *iw)
+{
+	clear_bit_unlock(IRDMA_SIM_IW_RUNNING, &iw->run);
+	/* the release before the look at AGAIN (irdma_sim_iw_claim()) */
+	smp_mb__after_atomic();
+	wake_up_var(&iw->run);
+	return test_bit(IRDMA_SIM_IW_AGAIN, &iw->run);
+}
+
+/**
  * irdma_sim_iw_run_held() - run one budget of the engine, then let go
  * @iw: engine whose run bit the caller holds
  *
@@ -945,11 +963,7 @@ static void irdma_sim_iw_run_held(struct irdma_sim_iw *iw)
 		more = irdma_sim_iw_step(iw);
 		irdma_sim_iw_idle_bufs(iw);
 	}
-	clear_bit_unlock(IRDMA_SIM_IW_RUNNING, &iw->run);
-	/* the release before the look at AGAIN (irdma_sim_iw_claim()) */
-	smp_mb__after_atomic();
-	wake_up_var(&iw->run);
-	if (more || test_bit(IRDMA_SIM_IW_AGAIN, &iw->run))
+	if (irdma_sim_iw_let_go(iw) || more)
 		irdma_sim_iw_kick(iw);
 }
 
@@ -1012,9 +1026,7 @@ static bool irdma_sim_iw_data_ready(struct irdma_sim_iw *iw)
 		more = irdma_sim_iw_rx_now(iw, &progress) || iw->err ||
 		       iw->rs_cnt || iw->rr_cnt != rr_cnt;
 		if (progress) {
-			spin_lock_irqsave(&sim->lock, flags);
-			sim->stats.rx_now++;
-			spin_unlock_irqrestore(&sim->lock, flags);
+			atomic64_inc(&sim->rx_now);
 			irdma_sim_tcp_count(iw);
 			if (iw->user)
 				irdma_sim_iw_poll_hint(sim);
@@ -1023,11 +1035,7 @@ static bool irdma_sim_iw_data_ready(struct irdma_sim_iw *iw)
 		if (!more)
 			irdma_sim_iw_idle_bufs(iw);
 	}
-	clear_bit_unlock(IRDMA_SIM_IW_RUNNING, &iw->run);
-	/* the release before the look at AGAIN (irdma_sim_iw_claim()) */
-	smp_mb__after_atomic();
-	wake_up_var(&iw->run);
-	return !more && !test_bit(IRDMA_SIM_IW_AGAIN, &iw->run);
+	return !irdma_sim_iw_let_go(iw) && !more;
 }
 
 /**

@@ -658,8 +658,6 @@ struct irdma_sim_knobs {
  * @wqealloc_dropped: of those, discarded by the drop_wqealloc knob
  * @user_db: doorbells the poller found in the user doorbell page
  * @user_db_dropped: of those, discarded by the drop_user_db knob
- * @rx_now: times an iWARP socket's data_ready callback read and placed
- *	received bytes itself (irdma_sim_iw_data_ready())
  * @bad_reg: register accesses the model does not implement
  * @qhash_del_miss: qhash deletes that found no entry
  * @apbvt_anomalies: APBVT adds of set ports or deletes of clear ports
@@ -685,7 +683,6 @@ struct irdma_sim_stats {
 	u64 wqealloc_dropped;
 	u64 user_db;
 	u64 user_db_dropped;
-	u64 rx_now;
 	u64 bad_reg;
 	u64 qhash_del_miss;
 	u64 apbvt_anomalies;
@@ -911,6 +908,9 @@ struct irdma_sim_iw_cache {
  * @poll_wq: where the poller sleeps while there is no user QP (woken
  *	when one is made)
  * @iw_user_qps: engines of user QPs (lock); none: the poller sleeps
+ * @rx_now: times an iWARP socket's data_ready callback read and placed
+ *	received bytes itself (irdma_sim_iw_data_ready()); atomic, so that
+ *	the callback takes no instance lock to count
  * @iw_active_ns: when an engine last made progress (keeps the poller in
  *	its fast mode while traffic flows)
  * @poll_hint: an engine delivered inbound data to a user QP: its
@@ -978,6 +978,7 @@ struct irdma_sim {
 	wait_queue_head_t poll_wq;
 	u32 iw_user_qps;
 	u64 iw_active_ns;
+	atomic64_t rx_now;
 	bool poll_hint;
 	u64 poll_missed_ns;
 	struct dentry *ddir;
