@@ -80,15 +80,25 @@ peer() {
 
 # siw_peer NAME MODE PORT: the same offender against an rping server on
 # siw0 (netns b), iw_peer in a: siw must answer with a TERMINATE too (its
-# fields are shown, not judged: siw writes them in its own bit order)
+# fields are shown, not judged: siw writes them in its own bit order).
+# One exception, siw's own: it sends no TERMINATE while one of its Read
+# Responses is in flight, which the burst of 300 Read Requests makes
+# likely; for "reads" siw must then have logged the overflow of its
+# inbound read queue and ended the connection.
 siw_peer() {
-	local name=$1 mode=$2 port=$3 spid out rc=0
+	local name=$1 mode=$2 port=$3 spid out rc=0 ovf
+	ovf=$(dmesg | grep -c 'siw: .*IRQ exceeded')
 	rping_server "$name" "$T_NS_B" "$T_IP_B" "$port" || return
 	out=$(t_in "$T_NS_A" "$T_PROGS/iw_peer" -m "$mode" -a "$T_IP_B" -p "$port" -t 15 2>&1) || rc=$?
 	t_indent <<<"$out"
 	t_wait 15 eval "! kill -0 $spid" || kill "$spid" 2>/dev/null
 	wait "$spid"
 	if [ "$rc" -eq 0 ] && grep -q 'TERMINATE .*crc good' <<<"$out"; then
+		t_pass "$name"
+	elif [ "$mode" = reads ] && ! grep -q TERMINATE <<<"$out" &&
+		grep -qx 'iw_peer: connection ended' <<<"$out" &&
+		[ "$(dmesg | grep -c 'siw: .*IRQ exceeded')" -gt "$ovf" ]; then
+		t_log "siw logged its inbound read queue overflow and closed without a TERMINATE (a Read Response was in flight)"
 		t_pass "$name"
 	else
 		t_indent <"$work/srv.$port"
