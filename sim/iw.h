@@ -237,7 +237,9 @@ enum irdma_sim_iw_run_bits {
  *	the work item for them when it lets go (irdma_sim_iw_run_held())
  * @pins: the poller is about to run, or runs, the engine: destroy waits
  *	for none (taken under sim->lock while the QP is live)
- * @node: link in sim->iw_list (sim->lock)
+ * @node: link in sim->iw_list (sim->lock); the poller moves a QP it rings
+ *	to the front, so the list runs from the latest doorbell back
+ * @rung_ns: when the poller last rang this user QP (sim->lock)
  * @hnode: link in sim->iw_quads while the quad is offloaded (sim->lock;
  *	RCU readers)
  * @rcu: deferred free (the rx_handler may still look at it)
@@ -342,6 +344,7 @@ struct irdma_sim_iw {
 	unsigned long run;
 	atomic_t pins;
 	struct list_head node;
+	u64 rung_ns;
 	struct hlist_node hnode;
 	struct rcu_head rcu;
 

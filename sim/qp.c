@@ -71,6 +71,12 @@
 #define IRDMA_SIM_POLL_BACKOFF_NS	(1 * NSEC_PER_MSEC)
 /* poller: engines one doorbell scan runs itself, at most */
 #define IRDMA_SIM_POLL_RUN		8
+/* poller: a QP rung this recently is looked at on every doorbell */
+#define IRDMA_SIM_POLL_HOT_NS		(100 * NSEC_PER_MSEC)
+/* poller: every QP is looked at this long after a doorbell, at the latest */
+#define IRDMA_SIM_POLL_FULL_NS		(4 * NSEC_PER_MSEC)
+/* poller: QPs one lock hold of the full scan looks at */
+#define IRDMA_SIM_POLL_BATCH		32
 
 /* ------------------------------------------------------------------------ */
 /* Rings                                                                    */
@@ -1430,85 +1436,184 @@ void irdma_sim_iw_destroy(struct irdma_sim *sim, struct irdma_sim_qp *qp)
  *
  * libirdma stores a QP id there to announce WQEs; the model cannot trap
  * the store, so the poller takes the word.  Stores of several QPs between
- * two takes leave one id: a doorbell only says that some user QP rang,
- * and the scan that follows serves every one with work.  The
- * drop_user_db knob discards doorbells here.
+ * two takes leave the last id only: the QPs whose ids were overwritten are
+ * found by their valid WQEs (irdma_sim_iw_poll_scan() and
+ * irdma_sim_iw_poll_all()).  The drop_user_db knob discards doorbells here.
  *
  * Context: the poller thread, the only reader of the word and the only
  * writer of the counters here.
- * Return: true when a doorbell came since the last call.
+ * Return: the QP id stored, 0 when no doorbell came since the last call
+ * (QP 0 is never a user QP).
  */
-static bool irdma_sim_iw_db_taken(struct irdma_sim *sim)
+static u32 irdma_sim_iw_db_taken(struct irdma_sim *sim)
 {
 	u32 *wqealloc = page_address(sim->db_page) + IRDMA_DB_PAGE_WQEALLOC;
-	u32 drop;
+	u32 drop, id;
 
 	/* a plain look first: the application's store keeps its cache line */
-	if (!READ_ONCE(*wqealloc) || !xchg(wqealloc, 0))
-		return false;
+	if (!READ_ONCE(*wqealloc))
+		return 0;
+	id = xchg(wqealloc, 0);
+	if (!id)
+		return 0;
 	sim->stats.user_db++;
 	drop = READ_ONCE(sim->knobs.drop_user_db);
 	if (drop) {
 		/* debugfs writes the knob without a lock: a test's knob */
 		WRITE_ONCE(sim->knobs.drop_user_db, drop - 1);
 		sim->stats.user_db_dropped++;
-		return false;
+		return 0;
 	}
-	return true;
+	return id;
 }
 
 /**
- * irdma_sim_iw_poll_scan() - a user doorbell came: ring every connected
- * user QP with a valid WQE at its tail
- * @sim: instance
- *
- * The one WQEALLOC word keeps only the last QP id stored, so every user QP
- * that may have rung is served.  An armed SQ stays armed until its engine
- * finds the end of the announced work, blocked or not.  The poller runs
- * the engines it rang itself, up to IRDMA_SIM_POLL_RUN of them, when no
- * other context runs them: the doorbell's work then starts without the
- * work item's wakeup.  The others get their work item.
- *
- * Context: the poller thread.
+ * struct irdma_sim_iw_poll - the engines one look of the poller rang
+ * @now: when the look began (ns)
+ * @n: engines in @run
+ * @run: engines claimed and pinned, for the poller to run after the look
  */
-static void irdma_sim_iw_poll_scan(struct irdma_sim *sim)
-{
+struct irdma_sim_iw_poll {
+	u64 now;
+	u32 n;
 	struct irdma_sim_iw *run[IRDMA_SIM_POLL_RUN];
-	struct irdma_sim_iw *iw;
-	unsigned long flags;
-	u32 i, n = 0;
+};
 
-	spin_lock_irqsave(&sim->lock, flags);
-	list_for_each_entry(iw, &sim->iw_list, node) {
-		/* a kernel QP's WQEs wait for its WQEALLOC write */
-		if (!iw->user || iw->phase == IRDMA_SIM_IW_IDLE ||
-		    iw->phase == IRDMA_SIM_IW_DOWN || !irdma_sim_iw_live(iw) ||
-		    !irdma_sim_iw_sq_ready(iw))
-			continue;
-		irdma_sim_iw_ring(iw);
-		if (iw->phase != IRDMA_SIM_IW_RUN)
-			continue;
-		if (n == ARRAY_SIZE(run)) {
-			irdma_sim_iw_kick(iw);
-			continue;
-		}
-		/*
-		 * Pinned live, under the lock: a destroy waits for the pin.
-		 * Not claimed: its runner queues the work item for the ring.
-		 */
-		if (irdma_sim_iw_claim(iw)) {
-			atomic_inc(&iw->pins);
-			run[n++] = iw;
-		}
+/**
+ * irdma_sim_iw_poll_one() - ring a user QP if a valid WQE is at its tail
+ * @sim: instance
+ * @iw: engine
+ * @pl: the look: gets the engine when the poller may run it
+ *
+ * A rung engine moves to the front of sim->iw_list, which so stays in the
+ * order of the last doorbell (irdma_sim_iw_poll_scan() stops at the first
+ * engine not rung lately).  The poller runs up to IRDMA_SIM_POLL_RUN of
+ * the engines it rang itself, when no other context runs them: the
+ * doorbell's work then starts without the work item's wakeup.  The others
+ * get their work item.
+ *
+ * Context: the poller thread, sim->lock held.
+ */
+static void irdma_sim_iw_poll_one(struct irdma_sim *sim,
+				  struct irdma_sim_iw *iw,
+				  struct irdma_sim_iw_poll *pl)
+{
+	lockdep_assert_held(&sim->lock);
+	/* a kernel QP's WQEs wait for its WQEALLOC write */
+	if (!iw->user || iw->phase == IRDMA_SIM_IW_IDLE ||
+	    iw->phase == IRDMA_SIM_IW_DOWN || !irdma_sim_iw_live(iw) ||
+	    !irdma_sim_iw_sq_ready(iw))
+		return;
+	irdma_sim_iw_ring(iw);
+	iw->rung_ns = pl->now;
+	list_move(&iw->node, &sim->iw_list);
+	if (iw->phase != IRDMA_SIM_IW_RUN)
+		return;
+	if (pl->n == ARRAY_SIZE(pl->run)) {
+		irdma_sim_iw_kick(iw);
+		return;
 	}
-	spin_unlock_irqrestore(&sim->lock, flags);
-	for (i = 0; i < n; i++) {
-		iw = run[i];
+	/*
+	 * Pinned live, under the lock: a destroy waits for the pin.  Not
+	 * claimed: its runner queues the work item for the ring.
+	 */
+	if (irdma_sim_iw_claim(iw)) {
+		atomic_inc(&iw->pins);
+		pl->run[pl->n++] = iw;
+	}
+}
+
+/**
+ * irdma_sim_iw_poll_run() - run the engines a look claimed, then unpin
+ * @pl: the look; emptied
+ *
+ * Context: the poller thread, sim->lock not held.
+ */
+static void irdma_sim_iw_poll_run(struct irdma_sim_iw_poll *pl)
+{
+	struct irdma_sim_iw *iw;
+	u32 i;
+
+	for (i = 0; i < pl->n; i++) {
+		iw = pl->run[i];
 		irdma_sim_iw_run_held(iw);
 		/* the last touch of @iw (wake_up_var() only hashes it) */
 		if (atomic_dec_and_test(&iw->pins))
 			wake_up_var(&iw->pins);
 	}
+	pl->n = 0;
+}
+
+/**
+ * irdma_sim_iw_poll_scan() - a user doorbell came: ring its QP and the
+ * QPs rung lately
+ * @sim: instance
+ * @id: the QP id the doorbell word held
+ *
+ * The cost of a doorbell does not grow with idle QPs: the QP named by the
+ * word, then sim->iw_list from its front (the order of the last doorbell)
+ * up to the first engine not rung for IRDMA_SIM_POLL_HOT_NS.  An id
+ * overwritten in the word by another QP's store is found there when its
+ * QP rang lately, or else by the next irdma_sim_iw_poll_all().
+ *
+ * Context: the poller thread.
+ */
+static void irdma_sim_iw_poll_scan(struct irdma_sim *sim, u32 id)
+{
+	struct irdma_sim_iw_poll pl = { .now = ktime_get_ns() };
+	struct irdma_sim_iw *iw, *next;
+	struct irdma_sim_qp *qp;
+	unsigned long flags;
+
+	spin_lock_irqsave(&sim->lock, flags);
+	/* the word is the application's to write: any id may be there */
+	qp = xa_load(&sim->qps, id);
+	if (qp && qp->live && qp->gen == sim->gen && READ_ONCE(qp->iw))
+		irdma_sim_iw_poll_one(sim, qp->iw, &pl);
+	list_for_each_entry_safe(iw, next, &sim->iw_list, node) {
+		if (pl.now - iw->rung_ns > IRDMA_SIM_POLL_HOT_NS)
+			break;
+		irdma_sim_iw_poll_one(sim, iw, &pl);
+	}
+	spin_unlock_irqrestore(&sim->lock, flags);
+	irdma_sim_iw_poll_run(&pl);
+}
+
+/**
+ * irdma_sim_iw_poll_all() - ring every user QP with a valid WQE at its
+ * tail
+ * @sim: instance
+ *
+ * Serves the doorbells whose ids another QP's store overwrote, for QPs
+ * that had not rung lately.  The QPs are taken in order of id,
+ * IRDMA_SIM_POLL_BATCH per hold of sim->lock, so that interrupts are
+ * never off for long however many QPs exist.
+ *
+ * Context: the poller thread.
+ */
+static void irdma_sim_iw_poll_all(struct irdma_sim *sim)
+{
+	struct irdma_sim_iw_poll pl = { .now = ktime_get_ns() };
+	unsigned long idx = 0, flags;
+	struct irdma_sim_qp *qp;
+	struct irdma_sim_iw *iw;
+	u32 seen;
+
+	sim->stats.user_db_full++;
+	do {
+		seen = 0;
+		spin_lock_irqsave(&sim->lock, flags);
+		xa_for_each_start(&sim->qps, idx, qp, idx) {
+			iw = READ_ONCE(qp->iw);
+			if (iw && qp->live && qp->gen == sim->gen)
+				irdma_sim_iw_poll_one(sim, iw, &pl);
+			if (++seen == IRDMA_SIM_POLL_BATCH)
+				break;
+		}
+		spin_unlock_irqrestore(&sim->lock, flags);
+		irdma_sim_iw_poll_run(&pl);
+		cond_resched();
+	} while (seen == IRDMA_SIM_POLL_BATCH && idx++ < ULONG_MAX);
 }
 
 /**
@@ -1522,27 +1627,29 @@ static void irdma_sim_iw_poll_scan(struct irdma_sim *sim)
  * neither keeps the poller spinning nor wakes it for every FPDU.
  *
  * Context: the poller thread.
- * Return: true when a doorbell came.
+ * Return: the QP id of the doorbell that came, or 0.
  */
-static bool irdma_sim_iw_poll_watch(struct irdma_sim *sim)
+static u32 irdma_sim_iw_poll_watch(struct irdma_sim *sim)
 {
 	u64 now, end;
+	u32 id;
 
 	if (!READ_ONCE(sim->poll_hint))
-		return false;
+		return 0;
 	WRITE_ONCE(sim->poll_hint, false);
 	now = ktime_get_ns();
 	end = now + IRDMA_SIM_POLL_SPIN_US * NSEC_PER_USEC;
 	do {
-		if (irdma_sim_iw_db_taken(sim))
-			return true;
+		id = irdma_sim_iw_db_taken(sim);
+		if (id)
+			return id;
 		if (need_resched())
 			break;
 		cpu_relax();
 		now = ktime_get_ns();
 	} while (now < end);
 	WRITE_ONCE(sim->poll_missed_ns, now);
-	return false;
+	return 0;
 }
 
 /**
@@ -1578,12 +1685,26 @@ static void irdma_sim_iw_poll_sleep(struct irdma_sim *sim, u32 min_us,
 static int irdma_sim_iw_poller(void *arg)
 {
 	struct irdma_sim *sim = arg;
-	u64 last = 0;
+	u64 last = 0, full_at = 0, now;
+	u32 id;
 
 	while (!kthread_should_stop()) {
-		if (irdma_sim_iw_db_taken(sim) || irdma_sim_iw_poll_watch(sim)) {
-			last = ktime_get_ns();
-			irdma_sim_iw_poll_scan(sim);
+		id = irdma_sim_iw_db_taken(sim);
+		if (!id)
+			id = irdma_sim_iw_poll_watch(sim);
+		now = ktime_get_ns();
+		if (id) {
+			last = now;
+			irdma_sim_iw_poll_scan(sim, id);
+			/* ids other stores overwrote: every QP, but not at once */
+			if (!full_at)
+				full_at = now + IRDMA_SIM_POLL_FULL_NS;
+		}
+		if (full_at && now >= full_at) {
+			full_at = 0;
+			irdma_sim_iw_poll_all(sim);
+		}
+		if (id) {
 			/* doorbells may keep coming: look again, but yield */
 			cond_resched();
 			continue;

@@ -658,6 +658,8 @@ struct irdma_sim_knobs {
  * @wqealloc_dropped: of those, discarded by the drop_wqealloc knob
  * @user_db: doorbells the poller found in the user doorbell page
  * @user_db_dropped: of those, discarded by the drop_user_db knob
+ * @user_db_full: the poller's looks at every QP, for the ids that other
+ *	doorbells overwrote (irdma_sim_iw_poll_all())
  * @bad_reg: register accesses the model does not implement
  * @qhash_del_miss: qhash deletes that found no entry
  * @apbvt_anomalies: APBVT adds of set ports or deletes of clear ports
@@ -683,6 +685,7 @@ struct irdma_sim_stats {
 	u64 wqealloc_dropped;
 	u64 user_db;
 	u64 user_db_dropped;
+	u64 user_db_full;
 	u64 bad_reg;
 	u64 qhash_del_miss;
 	u64 apbvt_anomalies;

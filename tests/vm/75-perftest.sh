@@ -11,6 +11,9 @@
 #   - siw0 as client of irdma0;
 #   - irdma0 as client of irdma1 (a second model instance on vb);
 #   - siw1 (on va) as client of siw0: the reference.
+# Between the two model instances ib_send_bw also runs with four QPs at
+# once (-q 4): their doorbells overwrite one another's QP id in the one
+# doorbell word, and every QP must still be served.
 # ucmatose (two connections, 100 Sends of 4 KiB each way) runs with irdma0
 # as client of siw0 and of irdma1.  Each run must complete (client and
 # server) and report a result; bandwidths and latencies are logged (the
@@ -64,6 +67,9 @@ perf_args() {
 		;;
 	*) echo "-s 65536 -n $BW_ITERS" ;;
 	esac
+	if [ -n "${PERF_QPS:-}" ]; then
+		echo "-q $PERF_QPS"
+	fi
 }
 
 # perf NAME TOOL SERVER_DEV CLIENT_DEV [rev]: the server in b, the client
@@ -168,6 +174,7 @@ if t_check "$P/link-add-irdma1" t_in "$T_NS_B" rdma link add irdma1 type irdma_s
 	t_defer rdma link delete irdma1
 	now0=$(rx_now)
 	matrix irdma-client-irdma irdma1 irdma0
+	PERF_QPS=4 perf "$P/send_bw-4qps-irdma-client-irdma" ib_send_bw irdma1 irdma0
 	ucm "$P/ucmatose-irdma-client-irdma"
 	now1=$(rx_now)
 	# between two model instances, data arrives while the receiving
