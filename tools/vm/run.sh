@@ -128,7 +128,14 @@ for p in "$repo" "$CACHE"; do
 	esac
 done
 
-cmdline="console=ttyS0,115200 quiet panic=-1 irdmavm_run=$rundir irdmavm_keep=$repo,$CACHE"
+# tsc=reliable: under TCG the guest kernel finds the vCPUs' TSCs out of
+# step at boot and falls back to the HPET, whose every read is an emulated
+# MMIO access that takes QEMU's global lock; each clock read (the model's
+# poller, perftest's timing, the TCP stack) then cost microseconds and
+# stalled the other vCPU.  QEMU derives every vCPU's TSC from the one host
+# counter, so the guest can trust it.
+cmdline="console=ttyS0,115200 quiet panic=-1 tsc=reliable"
+cmdline+=" irdmavm_run=$rundir irdmavm_keep=$repo,$CACHE"
 [ -z "$mods" ] || cmdline+=" irdmavm_mods=$mods"
 [ -z "$peer_mode" ] || cmdline+=" irdmavm_peer=$peer_mode"
 [ "$interactive" = 0 ] || cmdline+=" irdmavm_tty=1"
