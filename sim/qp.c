@@ -1561,19 +1561,23 @@ static void irdma_sim_iw_poll_run(struct irdma_sim_iw_poll *pl)
 static void irdma_sim_iw_poll_scan(struct irdma_sim *sim, u32 id)
 {
 	struct irdma_sim_iw_poll pl = { .now = ktime_get_ns() };
-	struct irdma_sim_iw *iw, *next;
+	struct irdma_sim_iw *iw, *next, *named = NULL;
 	struct irdma_sim_qp *qp;
 	unsigned long flags;
 
 	spin_lock_irqsave(&sim->lock, flags);
 	/* the word is the application's to write: any id may be there */
 	qp = xa_load(&sim->qps, id);
-	if (qp && qp->live && qp->gen == sim->gen && READ_ONCE(qp->iw))
-		irdma_sim_iw_poll_one(sim, qp->iw, &pl);
+	if (qp && qp->live && qp->gen == sim->gen)
+		named = READ_ONCE(qp->iw);
+	if (named)
+		irdma_sim_iw_poll_one(sim, named, &pl);
 	list_for_each_entry_safe(iw, next, &sim->iw_list, node) {
 		if (pl.now - iw->rung_ns > IRDMA_SIM_POLL_HOT_NS)
 			break;
-		irdma_sim_iw_poll_one(sim, iw, &pl);
+		/* once per look: a second claim would queue its work item */
+		if (iw != named)
+			irdma_sim_iw_poll_one(sim, iw, &pl);
 	}
 	spin_unlock_irqrestore(&sim->lock, flags);
 	irdma_sim_iw_poll_run(&pl);
