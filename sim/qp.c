@@ -771,7 +771,7 @@ static void irdma_sim_iw_poll_hint(struct irdma_sim *sim)
 {
 	/* the receiving end of a stream answers nothing: no wakeup per FPDU */
 	if (READ_ONCE(sim->poll_hint) ||
-	    ktime_get_ns() - READ_ONCE(sim->poll_missed_ns) <
+	    (s64)(ktime_get_ns() - READ_ONCE(sim->poll_missed_ns)) <
 	    IRDMA_SIM_POLL_BACKOFF_NS)
 		return;
 	WRITE_ONCE(sim->poll_hint, true);
@@ -1573,7 +1573,8 @@ static void irdma_sim_iw_poll_scan(struct irdma_sim *sim, u32 id)
 	if (named)
 		irdma_sim_iw_poll_one(sim, named, &pl);
 	list_for_each_entry_safe(iw, next, &sim->iw_list, node) {
-		if (pl.now - iw->rung_ns > IRDMA_SIM_POLL_HOT_NS)
+		/* signed: the clocks of two CPUs may disagree a little */
+		if ((s64)(pl.now - iw->rung_ns) > IRDMA_SIM_POLL_HOT_NS)
 			break;
 		/* once per look: a second claim would queue its work item */
 		if (iw != named)
@@ -1722,7 +1723,8 @@ static int irdma_sim_iw_poller(void *arg)
 			continue;
 		}
 		last = max(last, READ_ONCE(sim->iw_active_ns));
-		if (ktime_get_ns() - last < IRDMA_SIM_POLL_BUSY_NS)
+		/* signed: @last may come from another CPU's clock */
+		if ((s64)(ktime_get_ns() - last) < IRDMA_SIM_POLL_BUSY_NS)
 			irdma_sim_iw_poll_sleep(sim, 20, 50);
 		else
 			irdma_sim_iw_poll_sleep(sim, 2000, 2500);
