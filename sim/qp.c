@@ -1568,8 +1568,9 @@ static void irdma_sim_iw_poll_scan(struct irdma_sim *sim, u32 id)
 	spin_lock_irqsave(&sim->lock, flags);
 	/* the word is the application's to write: any id may be there */
 	qp = xa_load(&sim->qps, id);
-	if (qp && qp->live && qp->gen == sim->gen)
+	if (qp)
 		named = READ_ONCE(qp->iw);
+	/* irdma_sim_iw_poll_one() checks that the QP is live */
 	if (named)
 		irdma_sim_iw_poll_one(sim, named, &pl);
 	list_for_each_entry_safe(iw, next, &sim->iw_list, node) {
@@ -1610,7 +1611,7 @@ static void irdma_sim_iw_poll_all(struct irdma_sim *sim)
 		spin_lock_irqsave(&sim->lock, flags);
 		xa_for_each_start(&sim->qps, idx, qp, idx) {
 			iw = READ_ONCE(qp->iw);
-			if (iw && qp->live && qp->gen == sim->gen)
+			if (iw)
 				irdma_sim_iw_poll_one(sim, iw, &pl);
 			if (++seen == IRDMA_SIM_POLL_BATCH)
 				break;
