@@ -20,14 +20,22 @@ fail() { echo "FAIL: $P/$1: $2"; failed=1; }
 skip() { echo "SKIP: $P/$1: $2"; }
 log() { echo "# $P: $*"; }
 
+# dmesg_show: what the kernel said, for a failure's diagnosis (once): the
+# drivers' own messages, the end of the log, the stacks of a hung action,
+# and the TCP sockets (siw's among them: retransmits, RTO, unacked data)
+dmesg_show() {
+	[ -z "${dmesg_shown:-}" ] || return 0
+	dmesg_shown=1
+	ss -tnio | head -n 40 | sed "s|^|# $P: ss: |"
+	dmesg | grep -E 'irdma|siw|AE 0x' | tail -n 15 | sed "s|^|# $P: dmesg: |"
+	dmesg | tail -n 25 | sed "s|^|# $P: dmesg: |"
+	dmesg | sed -n '/sysrq: Show Blocked State/,$p' | head -n 120 |
+		sed "s|^|# $P: blocked: |"
+}
+
 dmesg_check() {
 	local bad l
-	# what the kernel said, for a failure's diagnosis: the drivers' own
-	# messages, then the end of the log
-	if [ "$failed" != 0 ]; then
-		dmesg | grep -E 'irdma|siw|AE 0x' | tail -n 15 | sed "s|^|# $P: dmesg: |"
-		dmesg | tail -n 25 | sed "s|^|# $P: dmesg: |"
-	fi
+	[ "$failed" = 0 ] || dmesg_show
 	bad=$(dmesg | grep -E 'WARNING:|BUG:|kernel BUG|Oops|INFO: task .* blocked|refcount_t:|possible circular locking|general protection|BUG [^ :]+ \(|Poison overwritten|pagealloc: memory corruption' | head -5)
 	if [ -z "$bad" ]; then
 		pass dmesg
@@ -53,7 +61,10 @@ rdma_down() {
 	esac
 }
 
-# serve the client's commands, one a connection: a line in, "ok"/"err" out
+# serve the client's commands, one a connection: a line in, "ok"/"err" out;
+# an action that takes over 50 s (the client gives up at 60) is left
+# running, answered "err", and the blocked tasks' stacks go to the kernel
+# log for dmesg_check to show
 ulp_serve() {
 	python3 -u - "$CTL_PORT" <<'PY'
 import socket, subprocess, sys
@@ -74,10 +85,17 @@ while True:
         c.close()
         print('CTL ' + cmd)
         break
-    rc = subprocess.call(['bash', '-c', 'ctl_' + cmd.replace('-', '_')])
+    p = subprocess.Popen(['bash', '-c', 'ctl_' + cmd.replace('-', '_')])
+    try:
+        rc = p.wait(timeout=50)
+    except subprocess.TimeoutExpired:
+        # a hung action: the kernel log gets every blocked task's stack
+        rc = 'timeout'
+        with open('/proc/sysrq-trigger', 'w') as t:
+            t.write('w')
     c.sendall(b'ok\n' if rc == 0 else b'err\n')
     c.close()
-    print('CTL %s -> %d' % (cmd, rc))
+    print('CTL %s -> %s' % (cmd, rc))
 PY
 }
 
@@ -97,7 +115,7 @@ PY
 
 # ulp_server_run: serve the client until it is done; its ctl_* functions
 # (and everything they call) are this shell's functions.  Shows this side's
-# kernel log if the client failed.
+# kernel log if the client failed, before the teardown.
 ulp_server_run() {
 	local f
 	# the server runs each action in a child bash: give it our functions
@@ -112,6 +130,8 @@ ulp_server_run() {
 	elif ! grep -q '^CTL done' /tmp/ulp-ctl.log; then
 		fail client "the client never said it was done"
 	fi
+	# now, before a teardown that may hang too
+	[ "$failed" = 0 ] || dmesg_show
 }
 
 # ulp_wait_server: the server answers within two minutes

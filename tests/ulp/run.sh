@@ -19,7 +19,9 @@
 # written and verified, ULP_CYCLES the disconnect/reconnect (mount, login)
 # cycles (default 10 for NVMe-oF, 5 for the others).  The defaults keep
 # "make check" inside its time budget: at 64 MiB and 20 cycles an NVMe-oF
-# pair took 395 s, about 180 s of it fio.
+# pair took 395 s, about 180 s of it fio.  ULP_KEEP=DIR keeps each guest's
+# whole console output there (ULP-PAIR-server.log, ULP-PAIR-client.log);
+# ULP_APPEND adds to both guests' kernel command line (e.g. "loglevel=7").
 # Both guests boot with slab and page poisoning (the Debian kernel has no
 # KASAN).  Prints the guests' PASS:/FAIL:/SKIP: lines and "# " diagnostics (the
 # bandwidth per pair); a guest that dies or runs out of time is a FAIL.
@@ -31,6 +33,7 @@ repo=$(cd "$here/../.." && pwd)
 run=$repo/tools/vm/run.sh
 # slab and page poisoning, as in the VM suite (tools/vm/tests.sh)
 poison='slub_debug=FZP page_poison=1'
+[ -z "${ULP_APPEND:-}" ] || poison+=" $ULP_APPEND"
 mb=${ULP_MB:-32}
 jobs=()
 [ $# -gt 0 ] || set -- nvmeof nfs iser
@@ -109,6 +112,11 @@ for job in "${jobs[@]}"; do
 	wait "$spid"
 	src=$?
 	pids=()
+	if [ -n "${ULP_KEEP:-}" ]; then
+		mkdir -p "$ULP_KEEP" &&
+			cp "$out/s" "$ULP_KEEP/$ulp-$pair-server.log" &&
+			cp "$out/c" "$ULP_KEEP/$ulp-$pair-client.log"
+	fi
 	results "$ulp/$pair" server "$out/s" "$src"
 	results "$ulp/$pair" client "$out/c" "$crc"
 	echo "# $ulp: $pair: $((SECONDS - start)) s"
