@@ -1572,7 +1572,8 @@ static void irdma_rem_ref_cm_node(struct irdma_cm_node *cm_node)
 		timer_pending(&cm_node->state_timer));
 	irdma_free_sqbuf(cm_node->tx.buf);
 	irdma_free_lsmm_rsrc(cm_node);
-	if (cm_node->qhash_set)
+	/* an offloaded QP removes the entry itself (qp_offload in cm.h) */
+	if (cm_node->qhash_set && !cm_node->offloaded)
 		irdma_cm_node_qhash(cm_node, false);
 	if (cm_node->apbvt_set)
 		cm_core->ops->apbvt(cm_core, cm_node->loc_port, false);
@@ -3575,10 +3576,11 @@ static void irdma_free_lsmm_rsrc(struct irdma_cm_node *cm_node)
  * Fills the TCP half (irdma_init_tcp_ctx()) and the iWARP half (IRD/ORD,
  * RTR, CRC, the LSMM on the passive side; never markers, refused in the
  * MPA exchange) and calls hw_ops->qp_offload.  The CM's 4-tuple steering entry
- * and its address handle stay until the node goes (see qp_offload and
- * ah_create in cm.h): deleting the entry now would let frames that
- * arrive before the modify reach the host stack, and the AH keeps the
- * QP's ARP entry pinned.  On success the node is OFFLOADED and waits
+ * becomes the QP's, which removes it when it leaves RTS, and the node's
+ * address handle stays until the node goes (see qp_offload and ah_create
+ * in cm.h): deleting the entry now would let frames that arrive before
+ * the modify reach the host stack, and the AH keeps the QP's ARP entry
+ * pinned.  On success the node is OFFLOADED and waits
  * tun.rts_timeout for the RTS AE, unless it is a passive node without
  * RTR: its RTS AE waits for the initiator's first FPDU.
  *
@@ -3603,7 +3605,7 @@ static int irdma_cm_init_tsa_conn(struct irdma_cm_node *cm_node,
 		info.lsmm = cm_node->lsmm;
 		info.lsmm_len = cm_node->mpa_frame_len;
 	}
-	/* steering stays until the node goes: see qp_offload in cm.h */
+	/* the steering entry is the QP's from now on: qp_offload in cm.h */
 	ret = cm_core->ops->qp_offload(iwqp, &info);
 	if (ret) {
 		irdma_cm_err(cm_core, "offload of QP %u failed %d\n",
@@ -3831,7 +3833,8 @@ static void irdma_cm_rtr_close(struct irdma_cm_node *cm_node, bool resteer)
 	cm_node->rtr_closing = true;
 	cm_node->rtr_sent = 0;
 	if (resteer) {
-		irdma_cm_node_qhash(cm_node, false);
+		/* the reset removed it: nothing to delete first */
+		cm_node->qhash_set = false;
 		irdma_cm_node_qhash(cm_node, true);
 	}
 	irdma_cm_set_state(cm_node, IRDMA_CM_STATE_FIN_WAIT1);

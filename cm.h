@@ -113,9 +113,11 @@
  *   entry for the 4-tuple until the node goes: the QP takes the
  *   connection's frames from the RTS transition on, and deleting the
  *   entry earlier would let frames arriving before the modify reach the
- *   host stack (which answers with a RST).  The QP's ERROR/destroy with
- *   remove-hash drops it in the adapter; the CM's later delete is then a
- *   no-op.
+ *   host stack (which answers with a RST).  Once the offload succeeded
+ *   the entry is the QP's: its MODIFY to ERROR or its DESTROY (both with
+ *   remove-hash) drops it in the adapter, and the node, when it goes,
+ *   leaves it alone (a delete then would be a control-QP round trip for
+ *   nothing).
  * - qp_close(iwqp): graceful close of an offloaded QP (modify to CLOSING,
  *   the adapter sends FIN).
  * - qp_reset(iwqp): abortive close (modify to ERROR with RESETCON and

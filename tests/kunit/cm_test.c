@@ -35,6 +35,7 @@
 #define T_MAX_LOG	96
 #define T_MAX_QP	4
 #define T_MAX_AH	32
+#define T_MAX_EST	64
 #define T_MAX_ARP	8
 #define T_MAX_EV	16
 #define T_MAX_ADDR	4
@@ -55,6 +56,7 @@ struct irdma_test_qp {
 	struct irdma_qp qp;
 	int refs;
 	bool offloaded;
+	bool hash;	/* owns its 4-tuple's steering entry */
 	struct irdma_cm_offload_info off;
 	u8 lsmm[IRDMA_MPA_MAX_FRAME];
 	u32 lsmm_len;
@@ -82,7 +84,11 @@ struct irdma_test_dev {
 	struct irdma_test_qp qps[T_MAX_QP];
 	struct irdma_test_ah ahs[T_MAX_AH];
 	int qhash_syn;
+	/* the 4-tuple entries, as local and remote port */
 	int qhash_est;
+	u16 est_lport[T_MAX_EST];
+	u16 est_rport[T_MAX_EST];
+	int qhash_est_misses;
 	u16 qhash_syn_vlan;
 	int apbvt;
 	int arp_adds;
@@ -339,17 +345,66 @@ static int irdma_t_ilq_send(struct irdma_cm_core *core, u32 ah_id,
 	return 0;
 }
 
+/* irdma_t_est_find() - the index of the 4-tuple entry of these ports, or -1 */
+static int irdma_t_est_find(struct irdma_test_dev *d, u16 lport, u16 rport)
+{
+	int i;
+
+	for (i = 0; i < d->qhash_est; i++)
+		if (d->est_lport[i] == lport && d->est_rport[i] == rport)
+			return i;
+	return -1;
+}
+
+/*
+ * irdma_t_est_del() - drop the 4-tuple entry of these ports, as the
+ * adapter does for a MANAGE_QHASH delete and for a QP's remove-hash;
+ * deleting an entry that is gone is a no-op there, counted here
+ */
+static void irdma_t_est_del(struct irdma_test_dev *d, u16 lport, u16 rport)
+{
+	int i = irdma_t_est_find(d, lport, rport);
+
+	if (i < 0) {
+		d->qhash_est_misses++;
+		return;
+	}
+	d->qhash_est--;
+	d->est_lport[i] = d->est_lport[d->qhash_est];
+	d->est_rport[i] = d->est_rport[d->qhash_est];
+}
+
 static int irdma_t_qhash(struct irdma_cm_core *core,
 			 const struct irdma_cm_qhash_info *info, bool add)
 {
 	struct irdma_test_dev *d = irdma_t_dev(core);
-	int *cnt = info->type == IRDMA_QHASH_TYPE_TCP_SYN ? &d->qhash_syn :
-		   &d->qhash_est;
 
-	if (add && info->type == IRDMA_QHASH_TYPE_TCP_SYN)
-		d->qhash_syn_vlan = info->vlan_id;
-	*cnt += add ? 1 : -1;
+	if (info->type == IRDMA_QHASH_TYPE_TCP_SYN) {
+		if (add)
+			d->qhash_syn_vlan = info->vlan_id;
+		d->qhash_syn += add ? 1 : -1;
+		return 0;
+	}
+	if (!add) {
+		irdma_t_est_del(d, info->loc_port, info->rem_port);
+		return 0;
+	}
+	if (d->qhash_est == T_MAX_EST)
+		return -ENOSPC;
+	d->est_lport[d->qhash_est] = info->loc_port;
+	d->est_rport[d->qhash_est] = info->rem_port;
+	d->qhash_est++;
 	return 0;
+}
+
+/* irdma_t_qp_unhash() - a QP leaves RTS with remove-hash (ERROR, destroy) */
+static void irdma_t_qp_unhash(struct irdma_test_qp *tq)
+{
+	if (!tq->hash)
+		return;
+	tq->hash = false;
+	irdma_t_est_del(irdma_t_dev(&tq->qp.iwdev->cm_core), tq->off.loc_port,
+			tq->off.rem_port);
 }
 
 static int irdma_t_apbvt(struct irdma_cm_core *core, u16 port, bool add)
@@ -446,6 +501,8 @@ static int irdma_t_qp_offload(struct irdma_qp *qp,
 	if (d->fail_offload)
 		return -EIO;
 	tq->offloaded = true;
+	/* the QP takes over the CM's entry (a loopback connection has none) */
+	tq->hash = irdma_t_est_find(d, info->loc_port, info->rem_port) >= 0;
 	tq->off = *info;
 	tq->lsmm_len = info->lsmm_len;
 	if (info->lsmm_len)
@@ -467,6 +524,7 @@ static int irdma_t_qp_close(struct irdma_qp *qp)
 static int irdma_t_qp_reset(struct irdma_qp *qp)
 {
 	irdma_t_qp(qp)->resets++;
+	irdma_t_qp_unhash(irdma_t_qp(qp));
 	return 0;
 }
 
@@ -775,14 +833,19 @@ static void irdma_cm_test_exit(struct kunit *test)
 		irdma_cleanup_cm_core(&d->iwdev->cm_core);
 		KUNIT_EXPECT_EQ_MSG(test, d->iwdev->cm_core.node_cnt, 0u,
 				    "dev %d leaked nodes", i);
-		for (q = 0; q < T_MAX_QP; q++)
+		for (q = 0; q < T_MAX_QP; q++) {
 			KUNIT_EXPECT_EQ_MSG(test, d->qps[q].refs, 0,
 					    "dev %d qp %d refs", i, q);
+			/* the QPs' destroy, with remove-hash */
+			irdma_t_qp_unhash(&d->qps[q]);
+		}
 		for (q = 0; q < T_MAX_AH; q++)
 			KUNIT_EXPECT_FALSE_MSG(test, d->ahs[q].used,
 					       "dev %d AH %d leaked", i, q);
 		KUNIT_EXPECT_EQ(test, d->qhash_syn, 0);
 		KUNIT_EXPECT_EQ(test, d->qhash_est, 0);
+		/* the CM deleted no entry that an offloaded QP had removed */
+		KUNIT_EXPECT_EQ(test, d->qhash_est_misses, 0);
 		KUNIT_EXPECT_EQ(test, d->apbvt, 0);
 		kfree(d->iwdev);
 		if (d->netdev)
