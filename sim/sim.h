@@ -914,8 +914,6 @@ struct irdma_sim_iw_cache {
  * @rx_now: times an iWARP socket's data_ready callback read and placed
  *	received bytes itself (irdma_sim_iw_data_ready()); atomic, so that
  *	the callback takes no instance lock to count
- * @iw_active_ns: when an engine last made progress (keeps the poller in
- *	its fast mode while traffic flows)
  * @poll_hint: an engine delivered inbound data to a user QP: its
  *	application may answer at once, so the poller watches the doorbell
  *	word for a moment instead of waiting for its timer
@@ -980,7 +978,6 @@ struct irdma_sim {
 	struct task_struct *poller;
 	wait_queue_head_t poll_wq;
 	u32 iw_user_qps;
-	u64 iw_active_ns;
 	atomic64_t rx_now;
 	bool poll_hint;
 	u64 poll_missed_ns;
