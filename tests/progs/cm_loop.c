@@ -349,9 +349,9 @@ static int client_one(struct rdma_event_channel *ch, struct dev_res *res,
 		perror("cm_loop: rdma_create_id");
 		return -1;
 	}
-	if (rdma_resolve_addr(id, NULL, ai->ai_addr, timeout_s * 1000) ||
+	if (rdma_resolve_addr(id, NULL, ai->ai_addr, resolve_ms()) ||
 	    expect_event(ch, RDMA_CM_EVENT_ADDR_RESOLVED, NULL) ||
-	    rdma_resolve_route(id, timeout_s * 1000) ||
+	    rdma_resolve_route(id, resolve_ms()) ||
 	    expect_event(ch, RDMA_CM_EVENT_ROUTE_RESOLVED, NULL)) {
 		fprintf(stderr, "cm_loop: cannot resolve the server\n");
 		goto out_destroy;

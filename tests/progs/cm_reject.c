@@ -134,9 +134,9 @@ static int client(const char *addr, const char *port, const char *pdata,
 		perror("cm_reject: rdma_create_id");
 		goto out_free_ai;
 	}
-	if (rdma_resolve_addr(id, NULL, ai->ai_addr, timeout_s * 1000) ||
+	if (rdma_resolve_addr(id, NULL, ai->ai_addr, resolve_ms()) ||
 	    expect_event(ch, RDMA_CM_EVENT_ADDR_RESOLVED, NULL) ||
-	    rdma_resolve_route(id, timeout_s * 1000) ||
+	    rdma_resolve_route(id, resolve_ms()) ||
 	    expect_event(ch, RDMA_CM_EVENT_ROUTE_RESOLVED, NULL)) {
 		fprintf(stderr, "cm_reject: cannot resolve %s\n", addr);
 		goto out_destroy;

@@ -11,6 +11,18 @@
 /* seconds an event (or an address or route resolution) may take */
 static int timeout_s = 10;
 
+/*
+ * milliseconds an address or route resolution is given: well inside the
+ * wait for its event.  ib_core's resolution of a neighbour that the ARP
+ * answer resolved within the request's own call (a veth peer) ends only
+ * when its timeout does; a wait as long as that timeout would give up
+ * first.
+ */
+static int resolve_ms(void)
+{
+	return timeout_s > 4 ? 2000 : timeout_s * 500;
+}
+
 /* wait for the next CM event on @ch; NULL on timeout or error */
 static struct rdma_cm_event *next_event(struct rdma_event_channel *ch)
 {

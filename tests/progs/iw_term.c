@@ -241,9 +241,9 @@ static int client(struct end *e, struct addrinfo *ai, const char *mode)
 	int ret;
 
 	if (rdma_create_id(e->ch, &e->id, NULL, RDMA_PS_TCP) ||
-	    rdma_resolve_addr(e->id, NULL, ai->ai_addr, timeout_s * 1000) ||
+	    rdma_resolve_addr(e->id, NULL, ai->ai_addr, resolve_ms()) ||
 	    expect_event(e->ch, RDMA_CM_EVENT_ADDR_RESOLVED, NULL) ||
-	    rdma_resolve_route(e->id, timeout_s * 1000) ||
+	    rdma_resolve_route(e->id, resolve_ms()) ||
 	    expect_event(e->ch, RDMA_CM_EVENT_ROUTE_RESOLVED, NULL)) {
 		fprintf(stderr, PROG ": client: cannot resolve the server\n");
 		return 1;
