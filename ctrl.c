@@ -41,11 +41,12 @@ MODULE_PARM_DESC(cqp_poll,
 static unsigned int cqp_spin_us = 20;
 module_param(cqp_spin_us, uint, 0644);
 MODULE_PARM_DESC(cqp_spin_us,
-		 "Time a control QP command's poster polls for its completion before it sleeps (us, default 20, 0: sleep at once)");
+		 "Time a control QP command's poster polls for its completion before it sleeps (us, default 20, at most 1000, 0: sleep at once)");
 
 #define IRDMA_CQP_SQ_SIZE		2048
 #define IRDMA_CQP_MAX_INFLIGHT		256
 #define IRDMA_CQP_POLL_US		10
+#define IRDMA_CQP_SPIN_MAX_US		1000U
 #define IRDMA_CQP_BACKSTOP_MS		10
 #define IRDMA_CQP_HANDSHAKE_TRIES	100000
 
@@ -341,7 +342,7 @@ static int irdma_cqp_poll_regs(struct irdma_pci_f *rf, u32 slot,
  * the CCQ here spares the poster the round trip through the interrupt
  * and its thread, and a wake-up.  The adapter's interrupt still comes
  * (the CCQ stays armed) and finds the CQE consumed.  Polls for at most
- * cqp_spin_us, less if the CPU is wanted.
+ * cqp_spin_us (1 ms at most), less if the CPU is wanted.
  *
  * Context: process context.
  * Return: true once @req completed.
@@ -349,7 +350,8 @@ static int irdma_cqp_poll_regs(struct irdma_pci_f *rf, u32 slot,
 static bool irdma_cqp_spin(struct irdma_pci_f *rf,
 			   struct irdma_cqp_request *req)
 {
-	u64 end = ktime_get_ns() + READ_ONCE(cqp_spin_us) * NSEC_PER_USEC;
+	u64 end = ktime_get_ns() +
+		  min(READ_ONCE(cqp_spin_us), IRDMA_CQP_SPIN_MAX_US) * NSEC_PER_USEC;
 
 	do {
 		if (irdma_ccq_pending(rf))
