@@ -1912,8 +1912,8 @@ static void irdma_test_connect_accept_ipv4(struct kunit *test)
 					       irdma_tw->dev[0].netdev->dev_addr));
 	/*
 	 * the 4-tuple stays steered while the connection is offloaded (no
-	 * window in which its frames reach the host stack); it goes with
-	 * the node
+	 * window in which its frames reach the host stack); the QP's reset
+	 * or destroy removes it, not the node (checked at the test's end)
 	 */
 	KUNIT_EXPECT_EQ(test, irdma_tw->dev[0].qhash_est, 1);
 	KUNIT_EXPECT_EQ(test, irdma_tw->dev[1].qhash_est, 1);
