@@ -1658,8 +1658,166 @@ static int irdma_cm_node_qhash(struct irdma_cm_node *cm_node, bool add)
 	return ret;
 }
 
+/* an address handle no node uses is kept this long (jiffies) */
+#define IRDMA_CM_AH_IDLE	HZ
+/* ... and at most this many of them */
+#define IRDMA_CM_AH_IDLE_MAX	16
+
 /**
- * irdma_cm_create_ah() - create the ILQ address handle of a connection
+ * irdma_cm_ah_info_eq() - do two address handle requests ask the same?
+ * @a: one
+ * @b: the other
+ *
+ * Return: true when every field is equal.
+ */
+static bool irdma_cm_ah_info_eq(const struct irdma_cm_ah_info *a,
+				const struct irdma_cm_ah_info *b)
+{
+	return a->ipv4 == b->ipv4 &&
+	       !memcmp(a->loc_addr, b->loc_addr, sizeof(a->loc_addr)) &&
+	       !memcmp(a->rem_addr, b->rem_addr, sizeof(a->rem_addr)) &&
+	       ether_addr_equal(a->loc_mac, b->loc_mac) &&
+	       ether_addr_equal(a->rem_mac, b->rem_mac) &&
+	       a->insert_vlan == b->insert_vlan &&
+	       (!a->insert_vlan || a->vlan_tci == b->vlan_tci) &&
+	       a->tos == b->tos && a->hop_limit == b->hop_limit &&
+	       a->arp_idx == b->arp_idx && a->loopback == b->loopback;
+}
+
+/**
+ * irdma_cm_ah_free() - destroy an address handle no node uses
+ * @cm_core: CM instance
+ * @ah: the handle, idle
+ *
+ * Context: cm_core->mutex held; may sleep.
+ */
+static void irdma_cm_ah_free(struct irdma_cm_core *cm_core,
+			     struct irdma_cm_ah *ah)
+{
+	lockdep_assert_held(&cm_core->mutex);
+	WARN_ON(ah->users);
+	list_del(&ah->list);
+	cm_core->ahs_idle--;
+	cm_core->ops->ah_destroy(cm_core, ah->id);
+	kfree(ah);
+}
+
+/**
+ * irdma_cm_ah_get() - an address handle for @info, shared when one exists
+ * @cm_core: CM instance
+ * @info: what the connection needs
+ *
+ * Context: cm_core->mutex held; may sleep.
+ * Return: the handle with a use taken, or an ERR_PTR().
+ */
+static struct irdma_cm_ah *irdma_cm_ah_get(struct irdma_cm_core *cm_core,
+					   const struct irdma_cm_ah_info *info)
+{
+	struct irdma_cm_ah *ah;
+	int ret;
+
+	lockdep_assert_held(&cm_core->mutex);
+	list_for_each_entry(ah, &cm_core->ahs, list) {
+		if (!irdma_cm_ah_info_eq(&ah->info, info))
+			continue;
+		if (!ah->users++)
+			cm_core->ahs_idle--;
+		return ah;
+	}
+	ah = kzalloc(sizeof(*ah), GFP_KERNEL);
+	if (!ah)
+		return ERR_PTR(-ENOMEM);
+	ret = cm_core->ops->ah_create(cm_core, info, &ah->id);
+	if (ret) {
+		kfree(ah);
+		return ERR_PTR(ret);
+	}
+	ah->info = *info;
+	ah->users = 1;
+	list_add(&ah->list, &cm_core->ahs);
+	return ah;
+}
+
+/**
+ * irdma_cm_ah_put() - a node is done with its address handle
+ * @cm_core: CM instance
+ * @ah: the handle
+ *
+ * The last user leaves it idle for the next connection that asks the
+ * same; the reaper destroys it after IRDMA_CM_AH_IDLE.  Past
+ * IRDMA_CM_AH_IDLE_MAX idle handles the one idle longest is destroyed at
+ * once, and once the instance is going this one is.
+ *
+ * Context: cm_core->mutex held; may sleep.
+ */
+static void irdma_cm_ah_put(struct irdma_cm_core *cm_core,
+			    struct irdma_cm_ah *ah)
+{
+	lockdep_assert_held(&cm_core->mutex);
+	if (WARN_ON(!ah->users) || --ah->users)
+		return;
+	ah->idle_since = jiffies;
+	cm_core->ahs_idle++;
+	/* most recently used first */
+	list_move(&ah->list, &cm_core->ahs);
+	if (READ_ONCE(cm_core->dead)) {
+		irdma_cm_ah_free(cm_core, ah);
+		return;
+	}
+	if (cm_core->ahs_idle > IRDMA_CM_AH_IDLE_MAX) {
+		/* the one idle longest makes room */
+		list_for_each_entry_reverse(ah, &cm_core->ahs, list) {
+			if (!ah->users) {
+				irdma_cm_ah_free(cm_core, ah);
+				break;
+			}
+		}
+	}
+	if (!delayed_work_pending(&cm_core->ah_reap))
+		queue_delayed_work(cm_core->wq, &cm_core->ah_reap,
+				   IRDMA_CM_AH_IDLE);
+}
+
+/**
+ * irdma_cm_ah_reap() - destroy the address handles idle for long enough
+ * @work: cm_core->ah_reap
+ *
+ * Context: the CM workqueue; takes cm_core->mutex.
+ */
+static void irdma_cm_ah_reap(struct work_struct *work)
+{
+	struct irdma_cm_core *cm_core =
+		container_of(to_delayed_work(work), struct irdma_cm_core,
+			     ah_reap);
+	struct irdma_cm_ah *ah, *tmp;
+	unsigned long first = 0;
+	bool left = false;
+
+	mutex_lock(&cm_core->mutex);
+	list_for_each_entry_safe(ah, tmp, &cm_core->ahs, list) {
+		if (ah->users)
+			continue;
+		if (time_before(jiffies, ah->idle_since + IRDMA_CM_AH_IDLE)) {
+			/* the earliest to expire sets the next run */
+			if (!left || time_before(ah->idle_since, first))
+				first = ah->idle_since;
+			left = true;
+			continue;
+		}
+		irdma_cm_ah_free(cm_core, ah);
+	}
+	if (left && !cm_core->dead) {
+		unsigned long now = jiffies;
+
+		queue_delayed_work(cm_core->wq, &cm_core->ah_reap,
+				   time_after(first + IRDMA_CM_AH_IDLE, now) ?
+				   first + IRDMA_CM_AH_IDLE - now : 0);
+	}
+	mutex_unlock(&cm_core->mutex);
+}
+
+/**
+ * irdma_cm_create_ah() - get the ILQ address handle of a connection
  * @cm_node: node (remote MAC, VLAN, priority, TOS known)
  *
  * Adds or refreshes the ARP-cache entry of the next hop first; its index
@@ -1672,6 +1830,7 @@ static int irdma_cm_create_ah(struct irdma_cm_node *cm_node)
 {
 	struct irdma_cm_core *cm_core = cm_node->core;
 	struct irdma_cm_ah_info info = {};
+	struct irdma_cm_ah *ah;
 	int ret;
 
 	lockdep_assert_held(&cm_core->mutex);
@@ -1698,15 +1857,17 @@ static int irdma_cm_create_ah(struct irdma_cm_node *cm_node)
 	info.arp_idx = cm_node->arp_idx;
 	info.loopback = cm_node->loopback ||
 			!memcmp(cm_node->loc_addr, cm_node->rem_addr, 16);
-	ret = cm_core->ops->ah_create(cm_core, &info, &cm_node->ah_id);
-	if (ret)
-		return ret;
+	ah = irdma_cm_ah_get(cm_core, &info);
+	if (IS_ERR(ah))
+		return PTR_ERR(ah);
+	cm_node->ah = ah;
+	cm_node->ah_id = ah->id;
 	cm_node->ah_valid = true;
 	return 0;
 }
 
 /**
- * irdma_cm_free_ah() - destroy the ILQ address handle of a connection
+ * irdma_cm_free_ah() - let go of the ILQ address handle of a connection
  * @cm_node: node
  *
  * Context: cm_core->mutex held; may sleep.
@@ -1717,7 +1878,8 @@ static void irdma_cm_free_ah(struct irdma_cm_node *cm_node)
 	if (!cm_node->ah_valid)
 		return;
 	cm_node->ah_valid = false;
-	cm_node->core->ops->ah_destroy(cm_node->core, cm_node->ah_id);
+	irdma_cm_ah_put(cm_node->core, cm_node->ah);
+	cm_node->ah = NULL;
 }
 
 /**
@@ -6475,6 +6637,8 @@ int irdma_setup_cm_core(struct irdma_cm_core *cm_core,
 	hash_init(cm_core->nodes);
 	INIT_LIST_HEAD(&cm_core->listeners);
 	xa_init_flags(&cm_core->connreqs, XA_FLAGS_ALLOC1);
+	INIT_LIST_HEAD(&cm_core->ahs);
+	INIT_DELAYED_WORK(&cm_core->ah_reap, irdma_cm_ah_reap);
 	cm_core->tun.rexmit_timeout = HZ;
 	cm_core->tun.rexmit_max_timeout = 12 * HZ;
 	cm_core->tun.max_rexmits = 32;
@@ -6549,6 +6713,7 @@ void irdma_cleanup_cm_core(struct irdma_cm_core *cm_core)
 {
 	struct irdma_cm_listener *listener, *ltmp;
 	struct irdma_cm_node *cm_node, *tmp;
+	struct irdma_cm_ah *ah, *ahtmp;
 	LIST_HEAD(all);
 	unsigned long flags, idx;
 
@@ -6574,12 +6739,17 @@ void irdma_cleanup_cm_core(struct irdma_cm_core *cm_core)
 	mutex_unlock(&cm_core->mutex);
 
 	/* every node is out of the table with its timers stopped */
+	cancel_delayed_work_sync(&cm_core->ah_reap);
 	drain_workqueue(cm_core->wq);
 
 	mutex_lock(&cm_core->mutex);
 	if (cm_core->node_cnt)
 		irdma_cm_err(cm_core, "%u connection nodes still referenced\n",
 			     cm_core->node_cnt);
+	/* the idle address handles; a node still referenced frees its own */
+	list_for_each_entry_safe(ah, ahtmp, &cm_core->ahs, list)
+		if (!ah->users)
+			irdma_cm_ah_free(cm_core, ah);
 	xa_destroy(&cm_core->connreqs);
 	mutex_unlock(&cm_core->mutex);
 	destroy_workqueue(cm_core->wq);

@@ -71,9 +71,12 @@
  * - ah_create(core, info, &ah_id): create an address handle for ILQ
  *   transmit from @info (addresses, MACs, VLAN TCI, TOS, hop limit, ARP
  *   index, loopback).  Returns 0 and an id, or -errno.  An AH pins its
- *   ARP entry (see arp_index).  A connection's AH lives as long as its
- *   node, offloaded or not: the QP context names the same ARP entry, and
- *   the AH's reference is what keeps that entry's MAC from changing.
+ *   ARP entry (see arp_index).  A connection's AH lives at least as long
+ *   as its node, offloaded or not: the QP context names the same ARP
+ *   entry, and the AH's reference is what keeps that entry's MAC from
+ *   changing.  Nodes that ask for identical AHs share one, and one that
+ *   no node uses is kept IRDMA_CM_AH_IDLE before it is destroyed: a
+ *   stream of connections to one peer creates one AH, not one each.
  * - ah_destroy(core, ah_id): destroy it.
  * - ilq_send(core, ah_id, seg, len, tcp_hdr_len): transmit one TCP segment
  *   on the ILQ.  @seg starts at the TCP header (checksum 0: the adapter
@@ -506,6 +509,25 @@ struct irdma_cm_ah_info {
 	u8 hop_limit;
 	int arp_idx;
 	bool loopback;
+};
+
+/**
+ * struct irdma_cm_ah - an ILQ address handle, shared by the connections
+ * that ask for the same one
+ * @list: in cm_core->ahs
+ * @info: what it was created from (the key)
+ * @id: the hw layer's id
+ * @users: nodes using it
+ * @idle_since: when @users dropped to 0 (jiffies)
+ *
+ * All fields are protected by cm_core->mutex.
+ */
+struct irdma_cm_ah {
+	struct list_head list;
+	struct irdma_cm_ah_info info;
+	u32 id;
+	u32 users;
+	unsigned long idle_since;
 };
 
 /**
@@ -960,8 +982,9 @@ struct irdma_cm_listener {
  * @loc_mac: local MAC
  * @rem_mac: next-hop MAC
  * @arp_idx: ARP-cache index
- * @ah_id: ILQ address handle
- * @ah_valid: @ah_id is valid
+ * @ah: ILQ address handle (shared, see irdma_cm_ah_get()) or NULL
+ * @ah_id: @ah's id
+ * @ah_valid: @ah is set
  * @qhash_set: a per-connection steering entry is installed
  * @apbvt_set: the local port was added to the APBVT for this node
  * @iss: our initial sequence number
@@ -1062,6 +1085,7 @@ struct irdma_cm_node {
 	u8 loc_mac[ETH_ALEN];
 	u8 rem_mac[ETH_ALEN];
 	int arp_idx;
+	struct irdma_cm_ah *ah;
 	u32 ah_id;
 	bool ah_valid;
 	bool qhash_set;
@@ -1162,6 +1186,9 @@ struct irdma_cm_node {
  * @work_lock: protects @dead against the queueing paths (any context)
  * @fail_tx: fault injection (CONFIG_FAULT_INJECTION) of the allocation
  *	of a segment to send; off unless a test arms it
+ * @ahs: ILQ address handles in use or idle (struct irdma_cm_ah, @mutex)
+ * @ahs_idle: how many of @ahs no node uses (@mutex)
+ * @ah_reap: destroys the address handles idle for IRDMA_CM_AH_IDLE
  */
 struct irdma_cm_core {
 	struct irdma_device *iwdev;
@@ -1188,6 +1215,9 @@ struct irdma_cm_core {
 #ifdef CONFIG_FAULT_INJECTION
 	struct fault_attr fail_tx;
 #endif
+	struct list_head ahs;
+	u32 ahs_idle;
+	struct delayed_work ah_reap;
 };
 
 /**

@@ -3304,6 +3304,21 @@ static void irdma_test_connreq_event_error_releases(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, l->nev, 1);
 }
 
+static int irdma_t_ahs_used(int dev)
+{
+	int i, n = 0;
+
+	for (i = 0; i < T_MAX_AH; i++)
+		n += irdma_tw->dev[dev].ahs[i].used;
+	return n;
+}
+
+/* the AHs nodes hold: those in use less the idle ones the CM keeps */
+static int irdma_t_ahs_held(int dev)
+{
+	return irdma_t_ahs_used(dev) - irdma_t_core(dev)->ahs_idle;
+}
+
 /* iw_cm took the CONNECT_REQUEST and dropped it (listener being destroyed) */
 static void irdma_test_connreq_dropped_released_by_destroy(struct kunit *test)
 {
@@ -3312,7 +3327,6 @@ static void irdma_test_connreq_dropped_released_by_destroy(struct kunit *test)
 	struct irdma_t_raw r;
 	u8 f[64];
 	u32 len;
-	int i;
 
 	l->drop_events = true;
 	KUNIT_ASSERT_EQ(test, irdma_t_connect(test, a, NULL, 0), 0);
@@ -3330,8 +3344,8 @@ static void irdma_test_connreq_dropped_released_by_destroy(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, irdma_t_core(1)->node_cnt, 0u);
 	KUNIT_EXPECT_EQ(test, irdma_tw->dev[1].qhash_est, 0);
 	KUNIT_EXPECT_EQ(test, irdma_tw->dev[1].apbvt, 0);
-	for (i = 0; i < T_MAX_AH; i++)
-		KUNIT_EXPECT_FALSE(test, irdma_tw->dev[1].ahs[i].used);
+	/* the node gone, its AH is idle (kept for the next connection) */
+	KUNIT_EXPECT_EQ(test, irdma_t_ahs_held(1), 0);
 	KUNIT_EXPECT_EQ(test, l->refs, 0);
 	KUNIT_ASSERT_EQ(test, a->nev, 1);
 	KUNIT_EXPECT_EQ(test, a->ev[0].status, -ECONNRESET);
@@ -3557,15 +3571,6 @@ static void irdma_test_iwpm_mapped_addresses(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, irdma_t_tqp(0, 0)->off.loc_port, T_PORT_A);
 }
 
-static int irdma_t_ahs_used(int dev)
-{
-	int i, n = 0;
-
-	for (i = 0; i < T_MAX_AH; i++)
-		n += irdma_tw->dev[dev].ahs[i].used;
-	return n;
-}
-
 /* fail the @nth next segment allocation of @core, once (fault injection) */
 static void irdma_t_fail_tx(struct kunit *test, struct irdma_cm_core *core,
 			    unsigned long nth)
@@ -3601,7 +3606,7 @@ static void irdma_test_synack_alloc_fail(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, irdma_t_core(1)->node_cnt, 0u);
 	KUNIT_EXPECT_EQ(test, listener->half_open, 0u);
 	KUNIT_EXPECT_EQ(test, irdma_t_count_to_raw(0), 0);
-	KUNIT_EXPECT_EQ(test, irdma_t_ahs_used(1), 0);
+	KUNIT_EXPECT_EQ(test, irdma_t_ahs_held(1), 0);
 
 	r.seq = 300;
 	irdma_t_raw_send(&r, IRDMA_TCP_SYN, opts, sizeof(opts), NULL, 0);
@@ -3609,6 +3614,9 @@ static void irdma_test_synack_alloc_fail(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, s);
 	KUNIT_EXPECT_EQ(test, s->flags, IRDMA_TCP_SYN | IRDMA_TCP_ACK);
 	KUNIT_EXPECT_EQ(test, irdma_t_core(1)->node_cnt, 1u);
+	/* the first node's AH, idle since it went, serves the second */
+	KUNIT_EXPECT_EQ(test, irdma_t_ahs_used(1), 1);
+	KUNIT_EXPECT_EQ(test, irdma_t_core(1)->ahs_idle, 0u);
 }
 
 /*
@@ -3637,7 +3645,10 @@ static void irdma_test_v1_fallback_alloc_fail(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, core->node_cnt, 0u);
 }
 
-/* an offloaded connection keeps its AH, and so its ARP entry pinned */
+/*
+ * an offloaded connection keeps its AH, and so its ARP entry pinned; then
+ * the AH waits idle for a second, and goes
+ */
 static void irdma_test_ah_kept_while_offloaded(struct kunit *test)
 {
 	struct irdma_test_cmid *l = irdma_t_listen(test, true, NULL, 4);
@@ -3650,7 +3661,12 @@ static void irdma_test_ah_kept_while_offloaded(struct kunit *test)
 	irdma_cm_disconn(qp, IRDMA_AE_LLP_CLOSE_COMPLETE, IRDMA_TCPS_CLOSED);
 	irdma_t_flush();
 	KUNIT_EXPECT_EQ(test, irdma_t_core(0)->node_cnt, 0u);
+	KUNIT_EXPECT_EQ(test, irdma_t_ahs_held(0), 0);
+	/* kept idle for the next connection, until the reaper's second */
+	KUNIT_EXPECT_EQ(test, irdma_t_core(0)->ahs_idle, 1u);
+	irdma_t_run(1300);
 	KUNIT_EXPECT_EQ(test, irdma_t_ahs_used(0), 0);
+	KUNIT_EXPECT_EQ(test, irdma_t_core(0)->ahs_idle, 0u);
 }
 
 /* a stray segment never puts its source MAC into the ARP cache */
