@@ -1834,7 +1834,7 @@ static int irdma_cm_create_ah(struct irdma_cm_node *cm_node)
 	int ret;
 
 	lockdep_assert_held(&cm_core->mutex);
-	if (cm_node->ah_valid)
+	if (cm_node->ah)
 		return 0;
 	ret = cm_core->ops->arp_index(cm_core, cm_node->ipv4, cm_node->rem_addr,
 				      cm_node->rem_mac);
@@ -1861,8 +1861,6 @@ static int irdma_cm_create_ah(struct irdma_cm_node *cm_node)
 	if (IS_ERR(ah))
 		return PTR_ERR(ah);
 	cm_node->ah = ah;
-	cm_node->ah_id = ah->id;
-	cm_node->ah_valid = true;
 	return 0;
 }
 
@@ -1875,9 +1873,8 @@ static int irdma_cm_create_ah(struct irdma_cm_node *cm_node)
 static void irdma_cm_free_ah(struct irdma_cm_node *cm_node)
 {
 	lockdep_assert_held(&cm_node->core->mutex);
-	if (!cm_node->ah_valid)
+	if (!cm_node->ah)
 		return;
-	cm_node->ah_valid = false;
 	irdma_cm_ah_put(cm_node->core, cm_node->ah);
 	cm_node->ah = NULL;
 }
@@ -1913,8 +1910,8 @@ static int irdma_cm_send_seg(struct irdma_cm_node *cm_node, const u8 *opts,
 		return -ENOMEM;
 	len = irdma_form_ah_cm_frame(cm_node, buf, opts, optlen, payload, plen,
 				     flags, &hdr_len);
-	if (cm_node->ah_valid && !cm_node->loopback) {
-		if (!cm_core->ops->ilq_send(cm_core, cm_node->ah_id, buf, len,
+	if (cm_node->ah && !cm_node->loopback) {
+		if (!cm_core->ops->ilq_send(cm_core, cm_node->ah->id, buf, len,
 					    hdr_len))
 			cm_core->stats.tx_segs++;
 	}
@@ -2719,11 +2716,11 @@ static void irdma_cm_reset_seg(struct irdma_cm_node *cm_node,
 	u32 len = irdma_form_uda_cm_frame(seg, buf);
 
 	lockdep_assert_held(&cm_node->core->mutex);
-	if (!len || !cm_node->ah_valid || cm_node->loopback ||
+	if (!len || !cm_node->ah || cm_node->loopback ||
 	    !irdma_cm_reply_allowed(cm_node->core))
 		return;
 	cm_node->core->stats.resets_sent++;
-	cm_node->core->ops->ilq_send(cm_node->core, cm_node->ah_id, buf, len,
+	cm_node->core->ops->ilq_send(cm_node->core, cm_node->ah->id, buf, len,
 				     len);
 }
 
@@ -2808,7 +2805,7 @@ static int irdma_check_syn_rcvd(struct irdma_cm_node *cm_node,
 	if (seg->seq + 1 == cm_node->rcv_nxt && !(seg->flags & IRDMA_TCP_ACK)) {
 		if (tx->pending) {
 			cm_core->stats.rexmits++;
-			cm_core->ops->ilq_send(cm_core, cm_node->ah_id, tx->buf,
+			cm_core->ops->ilq_send(cm_core, cm_node->ah->id, tx->buf,
 					       tx->len, tx->hdr_len);
 		}
 		return 0;
@@ -3564,8 +3561,8 @@ static void irdma_cm_rexmit(struct irdma_cm_node *cm_node)
 	if (th->flags & IRDMA_TCP_ACK)
 		th->ack = cpu_to_be32(cm_node->rcv_nxt);
 	cm_core->stats.rexmits++;
-	if (cm_node->ah_valid && !cm_node->loopback)
-		cm_core->ops->ilq_send(cm_core, cm_node->ah_id, tx->buf, tx->len,
+	if (cm_node->ah && !cm_node->loopback)
+		cm_core->ops->ilq_send(cm_core, cm_node->ah->id, tx->buf, tx->len,
 				       tx->hdr_len);
 	irdma_cm_arm(cm_node, &cm_node->rexmit_timer, tx->timeout);
 }

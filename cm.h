@@ -983,8 +983,6 @@ struct irdma_cm_listener {
  * @rem_mac: next-hop MAC
  * @arp_idx: ARP-cache index
  * @ah: ILQ address handle (shared, see irdma_cm_ah_get()) or NULL
- * @ah_id: @ah's id
- * @ah_valid: @ah is set
  * @qhash_set: a per-connection steering entry is installed
  * @apbvt_set: the local port was added to the APBVT for this node
  * @iss: our initial sequence number
@@ -1086,8 +1084,6 @@ struct irdma_cm_node {
 	u8 rem_mac[ETH_ALEN];
 	int arp_idx;
 	struct irdma_cm_ah *ah;
-	u32 ah_id;
-	bool ah_valid;
 	bool qhash_set;
 	bool apbvt_set;
 	u32 iss;
