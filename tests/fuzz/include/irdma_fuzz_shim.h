@@ -88,6 +88,7 @@ typedef struct { int dummy; } spinlock_t;
 typedef struct { int refs; } refcount_t;
 struct timer_list { unsigned long expires; };
 struct work_struct { unsigned long data; };
+struct delayed_work { struct work_struct work; struct timer_list timer; };
 struct workqueue_struct;
 struct xarray { void *head; };
 typedef struct { int counter; } atomic_t;
