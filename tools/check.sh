@@ -17,9 +17,11 @@
 # Every "PASS:", "FAIL:" and "SKIP:" line a stage prints is counted.  A
 # stage that exits non-zero without printing a FAIL line counts as
 # "FAIL: <stage>: exited N"; one that runs past its time limit is killed
-# and counted FAIL.  When the build fails, the VM suite runs without this
-# repo's modules (no stale irdma.ko is tested): the driver's scripts then
-# SKIP, the siw smoke test still runs.
+# and counted FAIL.  A stage's "#! " lines are evidence for a failure:
+# the last 40 are shown again at the end, beside the list of failures.
+# When the build fails, the VM suite runs without this repo's modules (no
+# stale irdma.ko is tested): the driver's scripts then SKIP, the siw smoke
+# test still runs.
 #
 # Time limits use "timeout --foreground": the stages stay in this process
 # group, so ^C reaches them; each stage passes SIGTERM on to its VMs.
@@ -45,7 +47,8 @@ done
 [ -n "${stages// /}" ] || { echo "check.sh: CHECK_STAGES names no stage" >&2; exit 2; }
 
 results=$(mktemp)
-trap 'rm -f "$results"' EXIT
+evidence=$(mktemp)
+trap 'rm -f "$results" "$evidence"' EXIT
 trap 'exit 130' INT TERM
 
 now() { date +%s; }
@@ -57,6 +60,7 @@ collect() {
 		printf '%s\n' "$line"
 		case "$line" in
 		PASS:* | FAIL:* | SKIP:*) printf '%s\n' "$line" >>"$results" ;;
+		'#! '*) printf '%s\n' "$line" >>"$evidence" ;;
 		esac
 	done
 }
@@ -150,6 +154,10 @@ pass=$(grep -c '^PASS:' "$results")
 fail=$(grep -c '^FAIL:' "$results")
 skip=$(grep -c '^SKIP:' "$results")
 echo "### check: $(($(now) - start_all)) s"
+if [ "$fail" -gt 0 ] && [ -s "$evidence" ]; then
+	echo "### evidence (the last 40 \"#! \" lines of the failures):"
+	tail -n 40 "$evidence" | sed 's/^#! /###   /'
+fi
 if [ "$fail" -gt 0 ]; then
 	echo "### failed:"
 	grep '^FAIL:' "$results" | sed 's/^/###   /'
