@@ -145,9 +145,11 @@ ulp_wait_server() {
 	return 1
 }
 
-# ulp_client_end: tell the server we are done, and how it went
+# ulp_client_end: tell the server we are done, and how it went; after a
+# failure, show this side's kernel log now, before an unload that may hang
 ulp_client_end() {
 	if [ "$failed" = 0 ]; then ctl "done"; else ctl done-failed; fi
+	[ "$failed" = 0 ] || dmesg_show
 }
 
 ctl_ping() { :; }

@@ -20,6 +20,10 @@ role=$1 stack=$2
 pair=${IRDMA_ULP_PAIR:-$stack}
 P=nfs/$pair/$role
 EXPORT=/srv/irdma-nfs
+# a hard mount waits for its server forever: an I/O that takes longer than
+# this (seconds) is a failure, with the kernel log shown, not a guest that
+# runs out of time
+IO_LIMIT=300
 # shellcheck source=tests/ulp/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -77,26 +81,30 @@ nfs_pass() {
 	fi
 	pass "v$vers-mount"
 	t0=$(date +%s.%N)
-	if ! dd if=/tmp/nfs-src of=/mnt/nfs/data bs=1M conv=fsync status=none; then
-		fail "v$vers-write" "dd to the export failed"
-		umount /mnt/nfs
+	if ! timeout -k 10 "$IO_LIMIT" dd if=/tmp/nfs-src of=/mnt/nfs/data bs=1M \
+		conv=fsync status=none; then
+		fail "v$vers-write" "dd to the export failed or hung"
+		timeout 60 umount -f /mnt/nfs
 		return 1
 	fi
 	t1=$(date +%s.%N)
 	log "v$vers: wrote $mb MiB in $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s"
 	# read back through the wire, not the page cache
-	umount /mnt/nfs
+	if ! timeout 60 umount /mnt/nfs; then
+		fail "v$vers-umount" "umount after the write failed or hung"
+		return 1
+	fi
 	nfs_mount "$vers" || { fail "v$vers-remount" "second mount failed"; return 1; }
 	echo 3 >/proc/sys/vm/drop_caches
 	t0=$(date +%s.%N)
-	if cmp -s /tmp/nfs-src /mnt/nfs/data; then
+	if timeout -k 10 "$IO_LIMIT" cmp -s /tmp/nfs-src /mnt/nfs/data; then
 		t1=$(date +%s.%N)
 		log "v$vers: read and compared $mb MiB in $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s"
 		pass "v$vers-write-read-compare"
 	else
-		fail "v$vers-write-read-compare" "the data read back differs"
+		fail "v$vers-write-read-compare" "the data read back differs, or the read failed or hung"
 	fi
-	rm -f /mnt/nfs/data
+	timeout -k 10 60 rm -f /mnt/nfs/data
 	if timeout 60 umount /mnt/nfs; then
 		pass "v$vers-umount"
 	else
