@@ -27,6 +27,11 @@ dmesg_show() {
 	[ -z "${dmesg_shown:-}" ] || return 0
 	dmesg_shown=1
 	ss -tnio | head -n 40 | sed "s|^|# $P: ss: |"
+	# the whole boot's TCP troubles (losses, timeouts, zero windows) and
+	# the link's drops
+	nstat -asz | grep -E '^(TcpRetransSegs|TcpExt(TCPTimeouts|TCPLossProbes|TCPLostRetransmit|TCP(To|From|Want)ZeroWindowAdv|PruneCalled|RcvPruned|TCPRcvQDrop|TCPBacklogDrop|TCPOFOQueue|TCPSackRecovery|TCPRenoRecovery|TCPAbortOn[A-Za-z]+))[[:space:]]' |
+		awk '{ printf "%s=%s ", $1, $2 } END { print "" }' | sed "s|^|# $P: tcp: |"
+	ip -s link show peer0 | sed "s|^|# $P: link: |"
 	dmesg | grep -E 'irdma|siw|AE 0x' | tail -n 15 | sed "s|^|# $P: dmesg: |"
 	dmesg | tail -n 25 | sed "s|^|# $P: dmesg: |"
 	dmesg | sed -n '/sysrq: Show Blocked State/,$p' | head -n 120 |
