@@ -261,6 +261,8 @@ enum irdma_sim_iw_run_bits {
  * @phase: life cycle (sim->lock)
  * @ready: the socket takes the quad's frames (sim->lock; rx_handler)
  * @stopping: destroy in progress: callbacks queue nothing (sim->lock)
+ * @rst_sent: the connection was aborted with a RST: the quad's frames go
+ *	to the host stack, which answers them with RSTs (sim->lock)
  * @close_req: MODIFY to CLOSING seen: FIN once the SQ drained (sim->lock)
  * @reset_req: MODIFY to ERROR with RESETCON (sim->lock)
  * @flush_sq: a SQ flush was asked (sim->lock)
@@ -367,6 +369,7 @@ struct irdma_sim_iw {
 	enum irdma_sim_iw_phase phase;
 	bool ready;
 	bool stopping;
+	bool rst_sent;
 	bool close_req;
 	bool reset_req;
 	bool flush_sq;

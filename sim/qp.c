@@ -693,9 +693,13 @@ static void irdma_sim_iw_quad_add(struct irdma_sim_iw *iw)
  *
  * A frame of a quad whose socket is being restored is held (and replayed
  * into the stack once it exists); once the socket exists the frame goes
- * to the stack, where the socket takes it; a quad whose connection is
- * gone drops its frames until the QP is destroyed (no RST from the host
- * stack).
+ * to the stack, where the socket takes it.  A quad whose connection was
+ * aborted sends its frames to the stack too, which has no socket for them
+ * and answers each with a RST, as TCP answers a closed connection: the
+ * peer may have challenged our RST (RFC 5961) because it overtook our last
+ * data on the way, and only the answer to the challenge resets the peer.
+ * A quad whose connection closed gracefully drops its frames until the QP
+ * is destroyed (no RST from the host stack).
  *
  * Context: the rx_handler (RCU read side, softirq).
  * Return: -ENOENT when no QP owns the quad, RX_HANDLER_PASS or
@@ -720,7 +724,7 @@ int irdma_sim_iw_steal(struct irdma_sim *sim, struct sk_buff *skb,
 		return -ENOENT;
 	iw = found;
 	spin_lock_irqsave(&sim->lock, flags);
-	if (iw->ready && iw->sock) {
+	if ((iw->ready && iw->sock) || iw->rst_sent) {
 		ret = RX_HANDLER_PASS;
 	} else if (iw->phase == IRDMA_SIM_IW_HANDOFF && !iw->stopping &&
 		   skb_queue_len(&iw->held) < IRDMA_SIM_IW_HELD) {

@@ -13,10 +13,11 @@
  * TCP_REPAIR_OPTIONS (MSS, window scales); TCP_REPAIR_WINDOW (the
  * windows of the context); the MSS trap: no timestamps, so the header
  * length is the bare TCP header, and tcp_sync_mss() with the route's MTU;
- * then TCP_REPAIR off (one window-probe ACK goes out; a loopback
- * connection waits for its other end first, see irdma_sim_tcp_handoff()).  Frames of the quad
- * that arrived meanwhile were held by the rx_handler (qp.c) and are
- * replayed into the stack afterwards; TCP drops what it already has.
+ * then TCP_REPAIR off, without the window probe the kernel would send
+ * (a loopback connection waits for its other end first; both are told in
+ * irdma_sim_tcp_handoff()).  Frames of the quad that arrived meanwhile
+ * were held by the rx_handler (qp.c) and are replayed into the stack
+ * afterwards; TCP drops what it already has.
  *
  * The socket reuses its address (SO_REUSEADDR) once out of repair mode:
  * the adapter's connection must not take the port from host sockets that
@@ -402,8 +403,20 @@ static void irdma_sim_tcp_unhook(struct socket *sock)
  * the RTR) would find no socket for the second yet, and the stack would
  * answer it with a RST.  So the first waits in repair mode, where it
  * sends nothing but takes what arrives, until the second exists
- * (irdma_sim_tcp_lpb_wait(), which also wakes a waiting first end); and a
- * loopback socket leaves repair mode without a window probe.
+ * (irdma_sim_tcp_lpb_wait(), which also wakes a waiting first end).
+ *
+ * No socket leaves repair mode with a window probe.  The probe carries an
+ * old sequence number, so the peer's TCP answers it with a duplicate ACK,
+ * and that ACK starts the peer's per-socket limit on out-of-window answers
+ * (500 ms).  The same limit silences the challenge ACK (RFC 5961) that a
+ * RST in the window but not at RCV.NXT gets.  Such RSTs happen: the
+ * model sends a QP's segments from whichever CPU runs its engine, and on
+ * a veth pair each CPU has its own receive backlog, so the RST of a
+ * connection reset right after its last data can overtake that data.
+ * The peer challenges it, our end (no socket any more) answers the
+ * challenge with an exact RST, and the peer resets - unless the
+ * challenge was silenced, which left the peer's connection open forever.
+ * The probe is not needed: both ends have the windows of the context.
  *
  * Context: the engine's runner (a kernel thread: CAP_NET_ADMIN).
  * Return: 0, -EAGAIN while a loopback connection waits for its other
@@ -426,8 +439,7 @@ int irdma_sim_tcp_handoff(struct irdma_sim_iw *iw)
 	if (local && irdma_sim_tcp_lpb_wait(iw, sock))
 		return -EAGAIN;
 
-	err = irdma_sim_tcp_int(sock, SOL_TCP, TCP_REPAIR,
-				local ? TCP_REPAIR_OFF_NO_WP : TCP_REPAIR_OFF);
+	err = irdma_sim_tcp_int(sock, SOL_TCP, TCP_REPAIR, TCP_REPAIR_OFF_NO_WP);
 	if (err) {
 		spin_lock_irqsave(&sim->lock, flags);
 		iw->lpb_sock = NULL;
@@ -521,12 +533,13 @@ void irdma_sim_tcp_release(struct irdma_sim_iw *iw, bool abort)
 		return;
 	irdma_sim_tcp_count(iw);
 	irdma_sim_tcp_unhook(sock);
+	if (abort)
+		irdma_sim_tcp_setopt(sock, SOL_SOCKET, SO_LINGER, &l, sizeof(l));
 	spin_lock_irqsave(&sim->lock, flags);
 	iw->sock = NULL;
 	iw->ready = false;
+	iw->rst_sent = abort;
 	spin_unlock_irqrestore(&sim->lock, flags);
-	if (abort)
-		irdma_sim_tcp_setopt(sock, SOL_SOCKET, SO_LINGER, &l, sizeof(l));
 	sock_release(sock);
 }
 
