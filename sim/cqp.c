@@ -25,6 +25,7 @@
  */
 
 #include <linux/bitfield.h>
+#include <linux/ktime.h>
 #include <linux/sched.h>
 
 #include "sim.h"
@@ -267,6 +268,11 @@ void irdma_sim_cqp_doorbell(struct irdma_sim *sim, u32 head)
 				    head, cqp->size);
 		return;
 	}
+	/* the worker's wakeup is part of every command's cost: measure it */
+	if (cqp->tail == cqp->head && !cqp->busy && !cqp->start_pending) {
+		cqp->start_pending = true;
+		cqp->db_ns = ktime_get_ns();
+	}
 	cqp->head = head;
 	queue_work(sim->wq, &sim->cqp_work);
 }
@@ -427,6 +433,7 @@ void irdma_sim_cqp_work(struct work_struct *work)
 	struct irdma_sim_cmd cmd;
 	unsigned long flags;
 	bool stale;
+	u64 t0;
 
 	for (;;) {
 		irdma_sim_purge(sim);
@@ -440,6 +447,12 @@ void irdma_sim_cqp_work(struct work_struct *work)
 			break;
 		}
 		sim->cqp.busy = true;
+		t0 = ktime_get_ns();
+		if (sim->cqp.start_pending) {
+			sim->cqp.start_pending = false;
+			sim->stats.starts++;
+			sim->stats.start_ns += t0 - sim->cqp.db_ns;
+		}
 		spin_unlock_irqrestore(&sim->lock, flags);
 
 		/* doorbells act in order: send WQEs rung before go out first */
@@ -448,6 +461,7 @@ void irdma_sim_cqp_work(struct work_struct *work)
 
 		spin_lock_irqsave(&sim->lock, flags);
 		sim->cqp.busy = false;
+		sim->stats.exec_ns[cmd.op] += ktime_get_ns() - t0;
 		irdma_sim_cqp_complete(sim, &cmd);
 		if (sim->cqp.destroying)
 			irdma_sim_cqp_finish_destroy(sim);

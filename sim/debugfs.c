@@ -19,8 +19,10 @@
  *   fail_iw_bufs      the next N times a connection's engine needs its
  *                     transmit and receive buffers it gets none, as if
  *                     the kernel had no memory: the connection is reset
- * State (read-only): info, regs, cqp (per-opcode counts), hmc, queues,
- * objects, irq, stats, net (the data path: steering and UDA QP counters).
+ * State (read-only): info, regs, cqp (per-opcode counts and average
+ * execution time; how long the worker took to start after a doorbell that
+ * found it idle), hmc, queues, objects, irq, stats, net (the data path:
+ * steering and UDA QP counters).
  * Counters (write-only): gstat_advance moves every GATHER_STATS counter
  * forward by the value written, to bring them near their wrap.
  *
@@ -34,6 +36,7 @@
  */
 
 #include <linux/debugfs.h>
+#include <linux/math64.h>
 #include <linux/seq_file.h>
 
 #include "sim.h"
@@ -158,12 +161,17 @@ static int irdma_sim_cqp_show(struct seq_file *s, void *unused)
 	seq_printf(s, "wqes %llu errors %llu injected %llu doorbells %llu stalls %llu ccq_cqes %llu\n",
 		   st->wqes_total, st->errors_total, st->injected,
 		   st->doorbells, st->stalls, st->ccq_cqes);
-	seq_puts(s, "opcode                     wqes   errors\n");
+	seq_printf(s, "starts %llu start_wait_us_avg %llu\n", st->starts,
+		   st->starts ? div64_u64(st->start_ns, st->starts * 1000) : 0);
+	seq_puts(s, "opcode                     wqes   errors exec_us_avg\n");
 	for (op = 0; op < IRDMA_SIM_NUM_OPS; op++)
 		if (st->wqes[op] || st->errors[op])
-			seq_printf(s, "%#04x %-20s %8llu %8llu\n", op,
+			seq_printf(s, "%#04x %-20s %8llu %8llu %11llu\n", op,
 				   irdma_sim_op_name(op), st->wqes[op],
-				   st->errors[op]);
+				   st->errors[op],
+				   st->wqes[op] ?
+				   div64_u64(st->exec_ns[op],
+					     st->wqes[op] * 1000) : 0);
 	spin_unlock_irqrestore(&sim->lock, flags);
 	return 0;
 }

@@ -507,6 +507,8 @@ struct irdma_sim_hmc {
  * @comp_ctx: completion context (host context QW3) for CCQ CQEs
  * @protocol: protocol used (host context QW0)
  * @hmc_profile: HMC profile (host context QW2)
+ * @start_pending: a CQPDB write found the worker idle, at @db_ns
+ * @db_ns: when (ktime_get_ns())
  */
 struct irdma_sim_cqp {
 	bool created;
@@ -522,6 +524,8 @@ struct irdma_sim_cqp {
 	u64 comp_ctx;
 	u8 protocol;
 	u8 hmc_profile;
+	bool start_pending;
+	u64 db_ns;
 };
 
 /**
@@ -640,6 +644,10 @@ struct irdma_sim_knobs {
  * struct irdma_sim_stats - counters (updated under sim->lock or by the worker)
  * @wqes: WQEs completed per opcode
  * @errors: WQEs completed with an error per opcode
+ * @exec_ns: time spent executing, per opcode (the handler, without the
+ *	wait for the worker)
+ * @starts: CQPDB writes that found the worker idle
+ * @start_ns: their total wait until the worker took the first WQE
  * @wqes_total: WQEs completed
  * @errors_total: WQEs completed with an error
  * @injected: failures injected with fail_opcode
@@ -667,6 +675,9 @@ struct irdma_sim_knobs {
 struct irdma_sim_stats {
 	u64 wqes[IRDMA_SIM_NUM_OPS];
 	u64 errors[IRDMA_SIM_NUM_OPS];
+	u64 exec_ns[IRDMA_SIM_NUM_OPS];
+	u64 starts;
+	u64 start_ns;
 	u64 wqes_total;
 	u64 errors_total;
 	u64 injected;
