@@ -84,22 +84,38 @@ while True:
     except socket.timeout:
         print('CTL timeout')
         break
-    cmd = c.makefile().readline().strip()
-    if cmd.startswith('done'):
-        c.sendall(b'ok\n')
+    # a client that connects and says nothing must not hold the loop
+    c.settimeout(60)
+    try:
+        cmd = c.makefile().readline().strip()
+    except OSError as e:
+        print('CTL no command: %s' % e)
         c.close()
+        continue
+    if cmd.startswith('done'):
+        try:
+            c.sendall(b'ok\n')
+            c.close()
+        except OSError:
+            pass
         print('CTL ' + cmd)
         break
     p = subprocess.Popen(['bash', '-c', 'ctl_' + cmd.replace('-', '_')])
     try:
         rc = p.wait(timeout=50)
     except subprocess.TimeoutExpired:
-        # a hung action: the kernel log gets every blocked task's stack
         rc = 'timeout'
+    # the answer first: the client gives up at 55 s, and a client that
+    # went away must not end this loop
+    try:
+        c.sendall(b'ok\n' if rc == 0 else b'err\n')
+        c.close()
+    except OSError as e:
+        print('CTL %s: the answer was lost: %s' % (cmd, e))
+    if rc == 'timeout':
+        # a hung action: the kernel log gets every blocked task's stack
         with open('/proc/sysrq-trigger', 'w') as t:
             t.write('w')
-    c.sendall(b'ok\n' if rc == 0 else b'err\n')
-    c.close()
     print('CTL %s -> %s' % (cmd, rc))
 PY
 }
