@@ -1773,9 +1773,8 @@ static void irdma_cm_ah_put(struct irdma_cm_core *cm_core,
 			}
 		}
 	}
-	if (!delayed_work_pending(&cm_core->ah_reap))
-		queue_delayed_work(cm_core->wq, &cm_core->ah_reap,
-				   IRDMA_CM_AH_IDLE);
+	/* no-op while a run is already queued */
+	queue_delayed_work(cm_core->wq, &cm_core->ah_reap, IRDMA_CM_AH_IDLE);
 }
 
 /**
@@ -1806,7 +1805,7 @@ static void irdma_cm_ah_reap(struct work_struct *work)
 		}
 		irdma_cm_ah_free(cm_core, ah);
 	}
-	if (left && !cm_core->dead) {
+	if (left && !READ_ONCE(cm_core->dead)) {
 		unsigned long now = jiffies;
 
 		queue_delayed_work(cm_core->wq, &cm_core->ah_reap,
