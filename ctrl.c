@@ -251,6 +251,24 @@ void irdma_ccq_arm(struct irdma_pci_f *rf)
 }
 
 /**
+ * irdma_ccq_event() - the CCQ's CEQE arrived: drain the CCQ and re-arm it
+ * @rf: RDMA function
+ *
+ * A completion written after the drain but before the arm raises no
+ * event, and its poster would sleep until its backstop: the CCQ is looked
+ * at once more after the arm.
+ *
+ * Context: the IRQ thread of CEQ 0.
+ */
+void irdma_ccq_event(struct irdma_pci_f *rf)
+{
+	irdma_ccq_process(rf);
+	irdma_ccq_arm(rf);
+	if (irdma_ccq_pending(rf))
+		irdma_ccq_process(rf);
+}
+
+/**
  * irdma_cqp_use_events() - find completions through the CEQ from now on
  * @rf: RDMA function, with CEQ 0 routed and the CCQ armed
  *

@@ -66,10 +66,8 @@ static void irdma_process_ceq(struct irdma_pci_f *rf, struct irdma_ceq *ceq)
 		else
 			irdma_cq_event(rf, cq_id);
 	}
-	if (ccq) {
-		irdma_ccq_process(rf);
-		irdma_ccq_arm(rf);
-	}
+	if (ccq)
+		irdma_ccq_event(rf);
 	if (ilq)
 		irdma_ilq_process(rf);
 }

@@ -348,20 +348,18 @@ static void irdma_cq_ring_advance(struct irdma_cq_ring *cq)
 }
 
 /**
- * irdma_ilq_process() - drain the ILQ's CQ, then re-arm it
+ * irdma_ilq_drain() - consume every CQE the ILQ's CQ holds
  * @rf: RDMA function
  *
  * Context: the IRQ thread of CEQ 0.
  */
-void irdma_ilq_process(struct irdma_pci_f *rf)
+static void irdma_ilq_drain(struct irdma_pci_f *rf)
 {
 	struct irdma_ilq *ilq = &rf->ilq;
 	struct irdma_cq_ring *cq = &ilq->cq;
 	struct irdma_cqe *ring = cq->mem.va;
 	unsigned long flags;
 
-	if (!READ_ONCE(ilq->cq_created))
-		return;
 	for (;;) {
 		struct irdma_cqe *cqe = &ring[cq->head], *ext = NULL;
 		u64 hdr = le64_to_cpu(READ_ONCE(cqe->qw[IRDMA_CQE_HDR]));
@@ -405,5 +403,27 @@ void irdma_ilq_process(struct irdma_pci_f *rf)
 		WRITE_ONCE(cq->shadow[IRDMA_CQ_SHADOW_QW0],
 			   le64_encode_bits(cq->head, IRDMA_CQ_SHADOW_QW0_CQEIDX));
 	}
-	irdma_cq_ring_arm(rf, cq, false);
+}
+
+/**
+ * irdma_ilq_process() - drain the ILQ's CQ and re-arm it
+ * @rf: RDMA function
+ *
+ * The adapter posts a CEQE only for a CQE written while the CQ is armed,
+ * so a frame that lands between the last look and the arm would wait for
+ * the next one (and the peer's retransmission).  The ring is looked at
+ * once more after the arm; a CQE found there also raised an event, which
+ * finds nothing left and arms again.
+ *
+ * Context: the IRQ thread of CEQ 0.
+ */
+void irdma_ilq_process(struct irdma_pci_f *rf)
+{
+	struct irdma_ilq *ilq = &rf->ilq;
+
+	if (!READ_ONCE(ilq->cq_created))
+		return;
+	irdma_ilq_drain(rf);
+	irdma_cq_ring_arm(rf, &ilq->cq, false);
+	irdma_ilq_drain(rf);
 }
