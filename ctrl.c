@@ -159,10 +159,10 @@ static bool irdma_ccq_pending(struct irdma_pci_f *rf)
  * irdma_ccq_process() - consume the control completion queue
  * @rf: RDMA function
  *
- * Safe to call from the CEQ handler and from waiters polling as a
- * backstop: both serialise on cqp->lock.
+ * Safe to call from the CEQ's interrupt handler and its thread and from
+ * waiters polling as a backstop: all serialise on cqp->lock.
  *
- * Context: process context (an IRQ thread or a waiter).
+ * Context: any; does not sleep.
  */
 void irdma_ccq_process(struct irdma_pci_f *rf)
 {
@@ -248,6 +248,24 @@ void irdma_cq_ring_arm(struct irdma_pci_f *rf, struct irdma_cq_ring *ring,
 void irdma_ccq_arm(struct irdma_pci_f *rf)
 {
 	irdma_cq_ring_arm(rf, &rf->cqp.ccq, false);
+}
+
+/**
+ * irdma_ccq_irq() - take control completions in the hard interrupt handler
+ * @rf: RDMA function
+ *
+ * A poster sleeping on its command is woken from here rather than from
+ * the IRQ thread, which saves it waiting for that thread to be scheduled.
+ * The CEQE that announced the completion is still consumed by the thread,
+ * which re-arms the CCQ.  At most IRDMA_CQP_MAX_INFLIGHT completions can
+ * be waiting, which bounds the work done here.
+ *
+ * Context: hard IRQ of the vector serving CEQ 0.
+ */
+void irdma_ccq_irq(struct irdma_pci_f *rf)
+{
+	if (irdma_ccq_pending(rf))
+		irdma_ccq_process(rf);
 }
 
 /**

@@ -35,6 +35,7 @@ int irdma_cqp_exec(struct irdma_pci_f *rf, struct irdma_cqp_cmd *cmd);
 void irdma_ccq_process(struct irdma_pci_f *rf);
 void irdma_ccq_arm(struct irdma_pci_f *rf);
 void irdma_ccq_event(struct irdma_pci_f *rf);
+void irdma_ccq_irq(struct irdma_pci_f *rf);
 void irdma_cqp_use_events(struct irdma_pci_f *rf);
 void irdma_cq_ring_arm(struct irdma_pci_f *rf, struct irdma_cq_ring *ring,
 		       bool solicited);

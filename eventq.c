@@ -226,10 +226,19 @@ static void irdma_process_aeq(struct irdma_pci_f *rf)
  * @irq: interrupt number
  * @data: the vector
  *
+ * Only control-QP completions are taken here (the CCQ is on CEQ 0): their
+ * posters wait, and each connection's setup and teardown costs several
+ * commands.  Everything else, the CEQ itself included, is the thread's.
+ *
  * Return: IRQ_WAKE_THREAD.
  */
 static irqreturn_t irdma_irq_handler(int irq, void *data)
 {
+	struct irdma_msix_vector *vec = data;
+	struct irdma_ceq *ceq = READ_ONCE(vec->ceq);
+
+	if (ceq && !ceq->id)
+		irdma_ccq_irq(vec->rf);
 	return IRQ_WAKE_THREAD;
 }
 
