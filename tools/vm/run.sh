@@ -31,6 +31,12 @@
 # Exit status: COMMAND's; 124 on timeout; 125 when the VM died without
 # reporting a status (kernel panic, failed boot) or could not start.
 #
+# Ended by SIGTERM while the guest still runs (a test driver giving up on
+# a guest that hangs), the script first has the guest print a backtrace
+# of every CPU and its blocked tasks (SysRq 9, l and w, sent as keys
+# through QEMU's monitor; the boot enables every SysRq function) and
+# gives it 5 s to do so.
+#
 # Environment: KVER (default tools/kver.sh), CACHE (default
 # /var/cache/irdma), QEMU (default qemu-system-x86_64).  In the guest the
 # command sees IRDMA_VM=1, REPO, KVER, CACHE, IRDMA_SIW_KO, IRDMA_VM_MODS,
@@ -109,8 +115,26 @@ cleanup() {
 	fi
 	rm -rf "$rundir"
 }
+# shellcheck disable=SC2317 # called by the trap
+dump_guest() {
+	[ -S "$rundir/monitor" ] && [ -s "$rundir/qemu.pid" ] &&
+		kill -0 "$(cat "$rundir/qemu.pid")" 2>/dev/null || return 0
+	echo "run.sh: terminated: asking the guest for its CPUs' backtraces and blocked tasks" >&2
+	timeout 10 python3 - "$rundir/monitor" <<'PY' || true
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+# every message to the console (9), then the dumps
+for key in ("9", "l", "w"):
+    s.sendall(b"sendkey alt-sysrq-" + key.encode() + b"\n")
+    time.sleep(1)
+s.close()
+PY
+	sleep 5
+}
 trap cleanup EXIT
-trap 'exit 130' INT TERM HUP
+trap 'exit 130' INT HUP
+trap 'dump_guest; exit 143' TERM
 
 # The job (run by the guest's bash): environment, cwd, command.
 {
@@ -134,7 +158,7 @@ done
 # poller, perftest's timing, the TCP stack) then cost microseconds and
 # stalled the other vCPU.  QEMU derives every vCPU's TSC from the one host
 # counter, so the guest can trust it.
-cmdline="console=ttyS0,115200 quiet panic=-1 tsc=reliable"
+cmdline="console=ttyS0,115200 quiet panic=-1 tsc=reliable sysrq_always_enabled"
 cmdline+=" irdmavm_run=$rundir irdmavm_keep=$repo,$CACHE"
 [ -z "$mods" ] || cmdline+=" irdmavm_mods=$mods"
 [ -z "$peer_mode" ] || cmdline+=" irdmavm_peer=$peer_mode"
@@ -158,7 +182,8 @@ if [ "$interactive" = 1 ]; then
 fi
 
 # shellcheck disable=SC2054
-qemu+=(-chardev stdio,id=con,signal=off -serial chardev:con -monitor none)
+qemu+=(-chardev stdio,id=con,signal=off -serial chardev:con
+	-monitor "unix:$rundir/monitor,server=on,wait=off")
 log=${console_log:-$rundir/console.log}
 # In the background, so that a signal to this script is handled at once
 # (bash runs traps only after a foreground pipeline ends): the trap ends
