@@ -383,9 +383,9 @@ static int irdma_sim_stats_show(struct seq_file *s, void *unused)
 		   st->cq_overflows, st->ceqes, st->ceqe_drops);
 	seq_printf(s, "aeqes %llu\naeqe_drops %llu\n", st->aeqes,
 		   st->aeqe_drops);
-	seq_printf(s, "cqarm %llu\ncqack %llu\naeqalloc %llu\nwqealloc %llu\nwqealloc_dropped %llu\n",
+	seq_printf(s, "cqarm %llu\ncqack %llu\naeqalloc %llu\nwqealloc %llu\nwqealloc_dropped %llu\nwqealloc_inline %llu\n",
 		   st->cqarm, st->cqack, st->aeqalloc, st->wqealloc,
-		   st->wqealloc_dropped);
+		   st->wqealloc_dropped, st->wqealloc_inline);
 	seq_printf(s, "user_db %llu\nuser_db_dropped %llu\nuser_db_full %llu\nrx_now %llu\n",
 		   st->user_db, st->user_db_dropped, st->user_db_full,
 		   (u64)atomic64_read(&sim->rx_now));

@@ -34,7 +34,8 @@
  * Doorbells.  Kernel (privileged) QPs ring WQEALLOC: nothing else wakes an
  * idle kernel QP's engine for its SQ (while the engine runs for other work,
  * an arriving FPDU or a command, it takes every valid WQE at the SQ's
- * tail, announced or not).  User QPs ring the user doorbell page:
+ * tail, announced or not).  The writer runs the engine itself when its
+ * context may sleep and no other context runs it (irdma_sim_iw_doorbell()).  User QPs ring the user doorbell page:
  * libirdma stores the QP id there with a plain store, which the model
  * cannot trap, so a poller thread per instance reads and clears that word.
  * libirdma rings after every post (rdma-core 37 and later; older ones read
@@ -62,6 +63,7 @@
 #include <linux/delay.h>
 #include <linux/kthread.h>
 #include <linux/sched.h>
+#include <linux/sched/mm.h>
 #include <linux/log2.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -1372,17 +1374,60 @@ void irdma_sim_iw_flush(struct irdma_sim *sim, struct irdma_sim_qp *qp,
  * irdma_sim_iw_doorbell() - WQEALLOC named an iWARP QP
  * @sim: instance
  * @qp: live QP
+ * @can_run: the writer's context may run the engine once it has dropped
+ *	sim->lock (irdma_sim_iw_run_pinned())
+ *
+ * A kernel QP's post starts its WQEs in the poster's context when no
+ * other context runs the engine, as siw does in its post_send: the work
+ * item's wakeup is saved on every post.  Otherwise the work item runs it.
  *
  * Context: sim->lock held.
+ * Return: the engine, claimed and pinned, for the writer to run, or NULL.
  */
-void irdma_sim_iw_doorbell(struct irdma_sim *sim, struct irdma_sim_qp *qp)
+struct irdma_sim_iw *irdma_sim_iw_doorbell(struct irdma_sim *sim,
+					   struct irdma_sim_qp *qp,
+					   bool can_run)
 {
+	struct irdma_sim_iw *iw = qp->iw;
+
 	lockdep_assert_held(&sim->lock);
-	if (!qp->iw)
-		return;
-	irdma_sim_iw_ring(qp->iw);
-	if (qp->iw->phase == IRDMA_SIM_IW_RUN)
-		irdma_sim_iw_kick(qp->iw);
+	if (!iw)
+		return NULL;
+	irdma_sim_iw_ring(iw);
+	if (iw->phase != IRDMA_SIM_IW_RUN)
+		return NULL;
+	if (!can_run || READ_ONCE(iw->stopping)) {
+		irdma_sim_iw_kick(iw);
+		return NULL;
+	}
+	/* not claimed: its runner queues the work item for the ring */
+	if (!irdma_sim_iw_claim(iw))
+		return NULL;
+	/* pinned live, under the lock: a destroy waits for the pin */
+	atomic_inc(&iw->pins);
+	sim->stats.wqealloc_inline++;
+	return iw;
+}
+
+/**
+ * irdma_sim_iw_run_pinned() - run an engine claimed and pinned under
+ * sim->lock, then unpin it
+ * @iw: engine
+ *
+ * The caller may be a poster in the I/O path of a block device (a
+ * storage ULP's post): the engine's allocations then must not start I/O.
+ *
+ * Context: process context, sim->lock not held.
+ */
+void irdma_sim_iw_run_pinned(struct irdma_sim_iw *iw)
+{
+	unsigned int noio = memalloc_noio_save();
+
+	irdma_sim_iw_run_held(iw);
+	memalloc_noio_restore(noio);
+	/* the last touch of @iw (wake_up_var() only hashes it) */
+	if (atomic_dec_and_test(&iw->pins))
+		wake_up_var(&iw->pins);
 }
 
 /**
@@ -1538,16 +1583,10 @@ static void irdma_sim_iw_poll_one(struct irdma_sim *sim,
  */
 static void irdma_sim_iw_poll_run(struct irdma_sim_iw_poll *pl)
 {
-	struct irdma_sim_iw *iw;
 	u32 i;
 
-	for (i = 0; i < pl->n; i++) {
-		iw = pl->run[i];
-		irdma_sim_iw_run_held(iw);
-		/* the last touch of @iw (wake_up_var() only hashes it) */
-		if (atomic_dec_and_test(&iw->pins))
-			wake_up_var(&iw->pins);
-	}
+	for (i = 0; i < pl->n; i++)
+		irdma_sim_iw_run_pinned(pl->run[i]);
 	pl->n = 0;
 }
 

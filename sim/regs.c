@@ -11,6 +11,8 @@
  */
 
 #include <linux/bitfield.h>
+#include <linux/preempt.h>
+#include <linux/rcupdate.h>
 
 #include "sim.h"
 
@@ -123,12 +125,20 @@ static void irdma_sim_wr_ignored(struct irdma_sim *sim, u32 reg, u32 val,
  * @reg: BAR0 offset
  * @val: value
  *
- * Context: any; does not sleep.
+ * A WQEALLOC of a kernel iWARP QP written from a context that may sleep
+ * (no lock, no RCU read side, interrupts and preemption on) runs the QP's
+ * engine right here, after sim->lock is dropped: the poster pays for its
+ * own WQEs as with a software iWARP stack, and the work item's wakeup is
+ * saved.  From any other context the work item runs it.
+ *
+ * Context: any; sleeps only when the writer's context allows it.
  */
 static void irdma_sim_wr32(struct irdma_sim_adev *sadev, u32 reg, u32 val)
 {
 	struct irdma_sim *sim = irdma_sim_from_sadev(sadev);
 	struct irdma_sim_regs *regs = &sim->regs;
+	bool can_run = preemptible() && !rcu_preempt_depth();
+	struct irdma_sim_iw *run = NULL;
 	unsigned long flags;
 	u32 i;
 
@@ -176,7 +186,7 @@ static void irdma_sim_wr32(struct irdma_sim_adev *sadev, u32 reg, u32 val)
 		irdma_sim_aeq_credit(sim, val);
 		break;
 	case IRDMA_GEN2_WQEALLOC:
-		irdma_sim_wqe_alloc(sim, val);
+		run = irdma_sim_wqe_alloc(sim, val, can_run);
 		break;
 	case IRDMA_GEN2_AEQCTL:
 		irdma_sim_irq_route(sim, IRDMA_SIM_AEQ_CAUSE, val);
@@ -205,6 +215,8 @@ static void irdma_sim_wr32(struct irdma_sim_adev *sadev, u32 reg, u32 val)
 	}
 out:
 	spin_unlock_irqrestore(&sim->lock, flags);
+	if (run)
+		irdma_sim_iw_run_pinned(run);
 }
 
 const struct irdma_sim_ops irdma_sim_reg_ops = {

@@ -448,10 +448,16 @@ void irdma_sim_op_resume_qp(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
  * @sim: instance
  * @val: QP id
  *
+ * @can_run: the writer's context may run an iWARP QP's engine
+ *
  * A UDA QP's send WQEs are transmitted (uda.c); an iWARP QP's engine
  * walks its SQ (qp.c).  The drop_wqealloc knob loses iWARP doorbells.
+ *
+ * Return: an engine for the writer to run once it has dropped sim->lock
+ * (irdma_sim_iw_doorbell()), or NULL.
  */
-void irdma_sim_wqe_alloc(struct irdma_sim *sim, u32 val)
+struct irdma_sim_iw *irdma_sim_wqe_alloc(struct irdma_sim *sim, u32 val,
+					 bool can_run)
 {
 	struct irdma_sim_qp *qp;
 	u32 drop;
@@ -463,20 +469,21 @@ void irdma_sim_wqe_alloc(struct irdma_sim *sim, u32 val)
 	if (!qp || !qp->live || qp->gen != sim->gen) {
 		dev_dbg_ratelimited(&sim->dev, "WQEALLOC of unknown QP %u\n",
 				    val);
-		return;
+		return NULL;
 	}
 	drop = READ_ONCE(sim->knobs.drop_wqealloc);
 	if (qp->type != IRDMA_QP_TYPE_UDA && drop) {
 		/* debugfs writes the knob without the lock: a test's knob */
 		WRITE_ONCE(sim->knobs.drop_wqealloc, drop - 1);
 		sim->stats.wqealloc_dropped++;
-		return;
+		return NULL;
 	}
 	qp->sq_doorbells++;
-	if (qp->type == IRDMA_QP_TYPE_UDA)
+	if (qp->type == IRDMA_QP_TYPE_UDA) {
 		irdma_sim_uda_doorbell(sim, qp);
-	else
-		irdma_sim_iw_doorbell(sim, qp);
+		return NULL;
+	}
+	return irdma_sim_iw_doorbell(sim, qp, can_run);
 }
 
 /* ------------------------------------------------------------------------ */

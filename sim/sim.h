@@ -664,6 +664,7 @@ struct irdma_sim_knobs {
  * @aeqalloc: AEQALLOC writes
  * @wqealloc: WQEALLOC writes
  * @wqealloc_dropped: of those, discarded by the drop_wqealloc knob
+ * @wqealloc_inline: of those, whose engine ran in the writer's context
  * @user_db: doorbells the poller found in the user doorbell page
  * @user_db_dropped: of those, discarded by the drop_user_db knob
  * @user_db_full: the poller's looks at every QP, for the ids that other
@@ -694,6 +695,7 @@ struct irdma_sim_stats {
 	u64 aeqalloc;
 	u64 wqealloc;
 	u64 wqealloc_dropped;
+	u64 wqealloc_inline;
 	u64 user_db;
 	u64 user_db_dropped;
 	u64 user_db_full;
@@ -1190,7 +1192,8 @@ void irdma_sim_op_query_features(struct irdma_sim *sim,
 				 struct irdma_sim_cmd *cmd);
 void irdma_sim_op_up_map(struct irdma_sim *sim, struct irdma_sim_cmd *cmd);
 void irdma_sim_op_nop(struct irdma_sim *sim, struct irdma_sim_cmd *cmd);
-void irdma_sim_wqe_alloc(struct irdma_sim *sim, u32 val);
+struct irdma_sim_iw *irdma_sim_wqe_alloc(struct irdma_sim *sim, u32 val,
+					 bool can_run);
 int irdma_sim_res_init(struct irdma_sim *sim);
 void irdma_sim_res_purge(struct irdma_sim *sim);
 void irdma_sim_res_fini(struct irdma_sim *sim);
@@ -1214,7 +1217,10 @@ u16 irdma_sim_iw_modify(struct irdma_sim *sim, struct irdma_sim_qp *qp,
 			u64 hdr, u64 qw1);
 void irdma_sim_iw_flush(struct irdma_sim *sim, struct irdma_sim_qp *qp,
 			u64 hdr, u64 qw2);
-void irdma_sim_iw_doorbell(struct irdma_sim *sim, struct irdma_sim_qp *qp);
+struct irdma_sim_iw *irdma_sim_iw_doorbell(struct irdma_sim *sim,
+					   struct irdma_sim_qp *qp,
+					   bool can_run);
+void irdma_sim_iw_run_pinned(struct irdma_sim_iw *iw);
 void irdma_sim_iw_destroy(struct irdma_sim *sim, struct irdma_sim_qp *qp);
 int irdma_sim_iw_steal(struct irdma_sim *sim, struct sk_buff *skb,
 		       const struct irdma_sim_frame *f);

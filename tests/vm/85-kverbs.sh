@@ -15,8 +15,9 @@
 # IPv6; irdma0 as client of siw0 with its first doorbell lost (doorbell=1:
 # the WQE must wait for the next); irdma0 <-> irdma1 both ways; irdma0's QP with remote writes off
 # (deny_write=1) against siw0 and irdma1; irdma0's CQ overflowing
-# (cq_overflow=1) against irdma1.  Then the modules unload and the kernel
-# log is clean.
+# (cq_overflow=1) against irdma1.  The model must have run some of the
+# kernel QPs' WQEs in the posting context (its wqealloc_inline counter).
+# Then the modules unload and the kernel log is clean.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 P=kverbs
@@ -104,6 +105,11 @@ if t_check "$P/link-delete-siw" ip netns exec kb rdma link delete siw0 &&
 	KV_EXTRA=deny_write=1 kv "$P/irdma-irdma-deny-write" "$B4" 7308 "$kb_pid" 0
 	# irdma0's CQ overflows under 16 signaled Writes: reported once
 	KV_EXTRA=cq_overflow=1 kv "$P/irdma-irdma-cq-overflow" "$B4" 7309 "$kb_pid" 0
+	# a kernel QP's post runs its WQEs in the poster's context when it can
+	inline=$(cat /sys/kernel/debug/irdma_sim/irdma_sim*/stats 2>/dev/null |
+		sed -n 's/^wqealloc_inline //p' | awk '{ n += $1 } END { print n + 0 }')
+	t_log "WQEALLOC writes whose engine ran in the poster's context: $inline"
+	t_check "$P/post-runs-inline" test "$inline" -gt 0
 	t_check "$P/link-delete-irdma1" ip netns exec kb rdma link delete irdma1
 fi
 
