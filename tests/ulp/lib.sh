@@ -185,8 +185,34 @@ ulp_unload() {
 	fi
 }
 
+# link_watch: every 20 s, one line of the peer link's packet counters
+# (received, sent, dropped), of its qdisc's backlog (bytes/frames), drops
+# and requeues, and, with irdma, of the model's (frames
+# steered to QPs, SYNs to listeners, frames for no QP, for no receive WQE,
+# frames sent, send drops): when a pair stalls,
+# the last lines of each guest tell whether frames still arrived, and
+# whether the model took them.  "#~" keeps the lines out of the results
+# (tests/ulp/run.sh shows the last two of a guest whose part failed).
+link_watch() {
+	local d n=/sys/class/net/peer0/statistics line
+	while sleep 20; do
+		line="rx/tx/drop $(cat $n/rx_packets)/$(cat $n/tx_packets)/$(cat $n/rx_dropped)"
+		# frames the qdisc holds, and how often the driver refused one
+		line+=" qdisc $(tc -s qdisc show dev peer0 | awk '/dropped/ { d = $7; sub(",", "", d) } /^ backlog/ { printf "%s/%s drop %s requeues %s", $2, $3, d, $5; exit }')"
+		for d in /sys/kernel/debug/irdma_sim/irdma_sim*; do
+			[ -f "$d/net" ] || continue
+			# steered/syn/no_qp/no_wqe/tx_sent/tx_dropped
+			line+=" model $(awk '$1 ~ /^(rx_steered|rx_syn|rx_no_qp|rx_no_wqe|tx_sent|tx_dropped)$/ { v = v s $2; s = "/" } END { print v }' "$d/net")"
+		done
+		echo "#~ $P: link-watch: $line"
+	done
+}
+
 # ulp_main SERVER_FN CLIENT_FN ROLE STACK [MB CYCLES]: run this guest's part
 ulp_main() {
+	link_watch &
+	# shellcheck disable=SC2064 # the pid now
+	trap "kill $! 2>/dev/null" EXIT
 	case "$3" in
 	server) "$1" ;;
 	client) "$2" "${5:-64}" "${6:-20}" ;;
