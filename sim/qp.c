@@ -35,9 +35,10 @@
  * idle kernel QP's engine for its SQ (while the engine runs for other work,
  * an arriving FPDU or a command, it takes every valid WQE at the SQ's
  * tail, announced or not).  The writer runs the engine itself when its
- * context may sleep and no other context runs it (irdma_sim_iw_doorbell()).  User QPs ring the user doorbell page:
- * libirdma stores the QP id there with a plain store, which the model
- * cannot trap, so a poller thread per instance reads and clears that word.
+ * context may sleep and no other context runs it (irdma_sim_iw_doorbell()).
+ * User QPs ring the user doorbell page: libirdma stores the QP id there
+ * with a plain store, which the model cannot trap, so a poller thread per
+ * instance reads and clears that word.
  * libirdma rings after every post (rdma-core 37 and later; older ones read
  * the SQ tail the adapter keeps in the QP's shadow area and rang only an
  * SQ the adapter had caught up with, so the engine writes that tail as it

@@ -447,7 +447,6 @@ void irdma_sim_op_resume_qp(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
  * irdma_sim_wqe_alloc() - WQEALLOC written: kernel SQ doorbell
  * @sim: instance
  * @val: QP id
- *
  * @can_run: the writer's context may run an iWARP QP's engine
  *
  * A UDA QP's send WQEs are transmitted (uda.c); an iWARP QP's engine
