@@ -186,7 +186,8 @@ ulp_unload() {
 }
 
 # link_watch: every 20 s, one line of the peer link's packet counters
-# (received, sent, dropped; sends dropped, send errors), of its qdisc's backlog (bytes/frames), drops
+# (received, sent, dropped; sends dropped, send errors), its operstate,
+# carrier and carrier changes, of its qdisc's backlog (bytes/frames), drops
 # and requeues, and, with irdma, of the model's (frames
 # steered to QPs, SYNs to listeners, frames for no QP, for no receive WQE,
 # frames sent, send drops): when a pair stalls,
@@ -199,6 +200,9 @@ link_watch() {
 		line="rx/tx/drop $(cat $n/rx_packets)/$(cat $n/tx_packets)/$(cat $n/rx_dropped)"
 		# frames the driver refused (virtio_net counts them quietly)
 		line+=" tx_dropped/errors $(cat $n/tx_dropped)/$(cat $n/tx_errors)"
+		# without carrier the qdisc drops every frame, and the stack's
+		# watchdog of a stuck queue does not look
+		line+=" $(cat /sys/class/net/peer0/operstate) carrier $(cat /sys/class/net/peer0/carrier 2>/dev/null)/$(cat /sys/class/net/peer0/carrier_changes)"
 		# frames the qdisc holds, and how often the driver refused one
 		line+=" qdisc $(tc -s qdisc show dev peer0 | awk '/dropped/ { d = $7; sub(",", "", d) } /^ backlog/ { printf "%s/%s drop %s requeues %s", $2, $3, d, $5; exit }')"
 		for d in /sys/kernel/debug/irdma_sim/irdma_sim*; do

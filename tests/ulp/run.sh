@@ -86,12 +86,12 @@ evidence() {
 		grep -aE '\] (nvmet|nvme|nvme_rdma|nvmet_rdma|rpcrdma|svcrdma|iscsi|iser|isert|irdma|siw|INFO: task|Out of memory|watchdog|rcu:)' "$f" |
 			tail -n 6
 		# whether frames still came in at the end (tests/ulp/lib.sh)
-		grep -a 'link-watch:' "$f" | tail -n 2
+		grep -a 'link-watch:' "$f" | tail -n 2 | sed 's/^#~ [^ ]* //'
 		# what each CPU ran when a hung guest was asked (tools/vm/run.sh)
 		grep -aE 'NMI backtrace for cpu|CPU: [0-9]+ PID: [0-9]+ Comm:|RIP: 0010:' "$f" |
 			tail -n 6
 		grep -avE '^(PASS|SKIP):|link-watch:' "$f" | grep -av '^\[' | tail -n 4
-	} | tr -d '\r' | cut -c1-160 | sed "s|^|#! $who: |"
+	} | tr -d '\r' | cut -c1-200 | sed "s|^|#! $who: |"
 }
 
 for job in "${jobs[@]}"; do
