@@ -108,9 +108,23 @@ connect() {
 	# guests under fio; a host whose keep-alive was late once in four runs
 	# then hung in its I/O, which is not understood yet (fio's timeout
 	# below turns such a hang into a failure)
-	nvme connect -t rdma -a "$SRV4" -s 4420 -n "$NQN" --keep-alive-tmo=30 \
-		--reconnect-delay=1 --ctrl-loss-tmo=30 >/dev/null 2>&1 || return 1
-	local i
+	local i try mark
+	for try in 1 2; do
+		mark=$(dmesg | wc -l)
+		nvme connect -t rdma -a "$SRV4" -s 4420 -n "$NQN" --keep-alive-tmo=30 \
+			--reconnect-delay=1 --ctrl-loss-tmo=30 >/dev/null 2>&1 && break
+		# siw binds the local port rdma_cm chose for the id, and its
+		# connect fails with EADDRNOTAVAIL when that 4-tuple is still in
+		# TIME_WAIT from one of this host's earlier connections: siw's own
+		# doing, before a frame leaves (cm_loop retries it too).  Once
+		# more, and said.
+		if [ "$stack" = siw ] && [ "$try" = 1 ] &&
+			dmesg | tail -n +"$((mark + 1))" | grep -q 'rdma_connect_locked failed (-99)'; then
+			log "connect retried: siw's local port met its own TIME_WAIT (-99)"
+			continue
+		fi
+		return 1
+	done
 	for i in $(seq 100); do
 		nvme_dev >/dev/null && return 0
 		sleep 0.1
