@@ -94,8 +94,12 @@ if [ -n "$peer" ]; then
 	case "$port" in *[!0-9]*) echo "run.sh: bad port '$port'" >&2; exit 2 ;; esac
 	mac=52:54:00:77:78:01
 	[ "$peer_mode" = connect ] && mac=52:54:00:77:78:02
+	# event_idx=off: guests of storage pairs stopped sending for good,
+	# their virtio TX ring unread by QEMU with nothing in flight and the
+	# carrier up, as if a notification was lost; without event_idx the
+	# guest notifies whenever QEMU has not said it is still reading
 	peer_args=(-netdev "socket,id=peer,$peer_mode=127.0.0.1:$port"
-		-device "virtio-net-pci,netdev=peer,mac=$mac")
+		-device "virtio-net-pci,netdev=peer,mac=$mac,event_idx=off")
 	smp=${smp:-1}
 fi
 smp=${smp:-2}
