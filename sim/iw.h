@@ -14,8 +14,9 @@
  * the work item (iw->work on sim->iw_wq), the doorbell poller for the
  * QPs it just rang (which saves the work item's wakeup on every user
  * post), the writer of a kernel QP's WQEALLOC when its context may sleep
- * (the same saving for kernel posts), or the CQP worker for a command that must be done when it
- * completes (a flush, a reset: irdma_sim_iw_run_sync()).  The socket's
+ * (the same saving for kernel posts), or the CQP worker for a command
+ * that must be done when it completes (a flush, a reset:
+ * irdma_sim_iw_run_sync()).  The socket's
  * data_ready callback, in the softirq that received the bytes, runs only
  * the receive half (irdma_sim_iw_data_ready()): it reads and places them.
  * Whatever is left after that budget, or was asked meanwhile, goes to the

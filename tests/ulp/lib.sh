@@ -185,24 +185,25 @@ ulp_unload() {
 	fi
 }
 
-# link_watch: every 20 s, one line of the peer link's packet counters
-# (received, sent, dropped; sends dropped, send errors), its operstate,
-# carrier and carrier changes, of its qdisc's backlog (bytes/frames), drops
-# and requeues, and, with irdma, of the model's (frames
-# steered to QPs, SYNs to listeners, frames for no QP, for no receive WQE,
-# frames sent, send drops): when a pair stalls,
-# the last lines of each guest tell whether frames still arrived, and
-# whether the model took them.  "#~" keeps the lines out of the results
+# link_watch: every 20 s, one line about the peer link: its packet
+# counters (received, sent, dropped; sends dropped, send errors), its
+# operstate, carrier and carrier changes, its qdisc's backlog
+# (bytes/frames), drops and requeues, and with irdma the model's counters
+# (frames steered to QPs, SYNs to listeners, frames for no QP, for no
+# receive WQE, frames sent, send drops).  When a pair stalls, the last
+# lines of each guest tell whether frames still arrived and whether the
+# model took them.  "#~" keeps the lines out of the results
 # (tests/ulp/run.sh shows the last two of a guest whose part failed).
 link_watch() {
-	local d n=/sys/class/net/peer0/statistics line
+	local d dev=/sys/class/net/peer0 line
+	local n=$dev/statistics
 	while sleep 20; do
 		line="rx/tx/drop $(cat $n/rx_packets)/$(cat $n/tx_packets)/$(cat $n/rx_dropped)"
 		# frames the driver refused (virtio_net counts them quietly)
 		line+=" tx_dropped/errors $(cat $n/tx_dropped)/$(cat $n/tx_errors)"
 		# without carrier the qdisc drops every frame, and the stack's
 		# watchdog of a stuck queue does not look
-		line+=" $(cat /sys/class/net/peer0/operstate) carrier $(cat /sys/class/net/peer0/carrier 2>/dev/null)/$(cat /sys/class/net/peer0/carrier_changes)"
+		line+=" $(cat $dev/operstate) carrier $(cat $dev/carrier 2>/dev/null)/$(cat $dev/carrier_changes)"
 		# frames the qdisc holds, and how often the driver refused one
 		line+=" qdisc $(tc -s qdisc show dev peer0 | awk '/dropped/ { d = $7; sub(",", "", d) } /^ backlog/ { printf "%s/%s drop %s requeues %s", $2, $3, d, $5; exit }')"
 		for d in /sys/kernel/debug/irdma_sim/irdma_sim*; do
