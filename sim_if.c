@@ -38,9 +38,37 @@ static void irdma_sim_wr32(struct irdma_pci_f *rf, u32 reg, u32 val)
 	sadev->ops->wr32(sadev, reg, val);
 }
 
+/**
+ * irdma_sim_watch_db() - ask the model to watch a doorbell page mapping
+ * @rf: RDMA function
+ * @uaddr: where the calling task mapped the page
+ *
+ * Return: the model's handle, or NULL.
+ */
+static void *irdma_sim_watch_db(struct irdma_pci_f *rf, unsigned long uaddr)
+{
+	struct irdma_sim_adev *sadev = rf->bus_priv;
+
+	return sadev->ops->watch_db(sadev, uaddr);
+}
+
+/**
+ * irdma_sim_unwatch_db() - end a watch of irdma_sim_watch_db()
+ * @rf: RDMA function
+ * @watch: the model's handle
+ */
+static void irdma_sim_unwatch_db(struct irdma_pci_f *rf, void *watch)
+{
+	struct irdma_sim_adev *sadev = rf->bus_priv;
+
+	sadev->ops->unwatch_db(sadev, watch);
+}
+
 static const struct irdma_bus_ops irdma_sim_bus_ops = {
 	.rd32 = irdma_sim_rd32,
 	.wr32 = irdma_sim_wr32,
+	.watch_db = irdma_sim_watch_db,
+	.unwatch_db = irdma_sim_unwatch_db,
 };
 
 /**

@@ -45,9 +45,16 @@ struct irdma_dma_mem {
  *	traffic class @tc with the LAN driver (may be NULL: nothing to do)
  * @route_vector: route CEQ @ceq (or none, -1) and the AEQ (@aeq) to
  *	vector @vec (may be NULL: the GEN_2 CEQCTL/AEQCTL registers are used)
+ * @watch_db: the calling task mapped the user doorbell page at @uaddr
+ *	(may be NULL).  A binding whose doorbell page is RAM cannot see a
+ *	store to it the way a BAR sees a posted write; this lets it watch
+ *	the mapping.  Returns an opaque handle, or NULL when it cannot watch
+ *	(the binding then finds doorbells some other way).
+ * @unwatch_db: undo @watch_db, given its handle (NULL: nothing to undo)
  *
  * @rd32 and @wr32 are called from any context and must not sleep; the
- * others are called in process context and may sleep.
+ * others are called in process context and may sleep.  @unwatch_db may be
+ * called with the mapping's mm locked (an munmap).
  */
 struct irdma_bus_ops {
 	u32 (*rd32)(struct irdma_pci_f *rf, u32 reg);
@@ -55,6 +62,8 @@ struct irdma_bus_ops {
 	int (*request_reset)(struct irdma_pci_f *rf);
 	int (*qset)(struct irdma_pci_f *rf, u16 qs_handle, u8 tc, bool add);
 	int (*route_vector)(struct irdma_pci_f *rf, u32 vec, int ceq, bool aeq);
+	void *(*watch_db)(struct irdma_pci_f *rf, unsigned long uaddr);
+	void (*unwatch_db)(struct irdma_pci_f *rf, void *watch);
 };
 
 /**
@@ -560,11 +569,17 @@ struct irdma_ucontext {
  * @rdma_entry: core entry; must stay the first member
  * @pfn: page frame mapped at that offset
  * @mem: memory type, picks the page protection
+ * @rf: the function, for @watch
+ * @watch: the binding's watch of the first mapping of a doorbell page
+ *	(irdma_bus_ops.watch_db), set once (cmpxchg), undone when the entry
+ *	is freed
  */
 struct irdma_user_mmap_entry {
 	struct rdma_user_mmap_entry rdma_entry;
 	unsigned long pfn;
 	enum irdma_db_mem mem;
+	struct irdma_pci_f *rf;
+	void *watch;
 };
 
 /**

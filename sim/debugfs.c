@@ -389,6 +389,10 @@ static int irdma_sim_stats_show(struct seq_file *s, void *unused)
 	seq_printf(s, "user_db %llu\nuser_db_dropped %llu\nuser_db_full %llu\nrx_now %llu\n",
 		   st->user_db, st->user_db_dropped, st->user_db_full,
 		   (u64)atomic64_read(&sim->rx_now));
+	seq_printf(s, "db_traps %llu\ndb_watches %llu\ndb_watch_failed %llu\n",
+		   (u64)atomic64_read(&sim->db_traps),
+		   (u64)atomic64_read(&sim->db_watches),
+		   (u64)atomic64_read(&sim->db_watch_failed));
 	seq_printf(s, "bad_reg %llu\nqhash_del_miss %llu\napbvt_anomalies %llu\n",
 		   st->bad_reg, st->qhash_del_miss, st->apbvt_anomalies);
 	return 0;

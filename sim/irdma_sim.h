@@ -9,7 +9,10 @@
  * What the driver gets is what a PCI function gives it: a register window
  * (reached through @ops because software cannot trap MMIO), interrupt
  * vectors (real Linux IRQs, raised by the model), a DMA-capable parent
- * device, the user doorbell page, and the netdev it serves.  Everything
+ * device, the user doorbell page, and the netdev it serves.  Since the
+ * doorbell page is RAM, the driver also tells the model where a task
+ * maps it (@ops->watch_db), so that the model can watch that task's
+ * stores to it.  Everything
  * else happens through the same registers, CQP work queue elements,
  * completion and event queue elements the driver uses on silicon
  * (defs.h).
@@ -21,6 +24,8 @@
  *   recognises "its" ib_device that way (for rdma link delete).
  * - @ops->wr32 and @ops->rd32 may be called from any context, including
  *   hard IRQ, with any spinlock held; they never sleep.
+ * - @ops->watch_db and @ops->unwatch_db are called in process context;
+ *   unwatch_db possibly with the mapping's mm locked.
  * - Register offsets are those of enum irdma_gen @gen (defs.h).
  */
 #ifndef IRDMA_SIM_PUBLIC_H
@@ -55,10 +60,16 @@ struct irdma_sim_adev;
  * struct irdma_sim_ops - register window of the simulated function
  * @rd32: read the 32-bit register at BAR0 offset @reg
  * @wr32: write @val to the 32-bit register at BAR0 offset @reg
+ * @watch_db: the calling task mapped the user doorbell page at @uaddr:
+ *	returns a handle for @unwatch_db, or NULL when the model cannot
+ *	watch it (its poller still finds the doorbells)
+ * @unwatch_db: end the watch @watch
  */
 struct irdma_sim_ops {
 	u32 (*rd32)(struct irdma_sim_adev *sadev, u32 reg);
 	void (*wr32)(struct irdma_sim_adev *sadev, u32 reg, u32 val);
+	void *(*watch_db)(struct irdma_sim_adev *sadev, unsigned long uaddr);
+	void (*unwatch_db)(struct irdma_sim_adev *sadev, void *watch);
 };
 
 /**

@@ -667,6 +667,7 @@ static void __exit irdma_sim_exit(void)
 	ib_unregister_client(&irdma_sim_ib_client);
 	cancel_work_sync(&irdma_sim_del_work);
 	wait_event(irdma_sim_release_wq, atomic_read(&irdma_sim_nr_structs) <= 0);
+	irdma_sim_watch_exit();
 	irdma_sim_debugfs_exit();
 	bus_unregister(&irdma_sim_bus);
 	ida_destroy(&irdma_sim_ida);

@@ -37,27 +37,29 @@
  * tail, announced or not).  The writer runs the engine itself when its
  * context may sleep and no other context runs it (irdma_sim_iw_doorbell()).
  * User QPs ring the user doorbell page: libirdma stores the QP id there
- * with a plain store, which the model cannot trap, so a poller thread per
- * instance reads and clears that word.
+ * with a plain store to RAM.  Where it can, the model watches that store
+ * with a hardware watchpoint and the storing task takes the word itself
+ * (watch.c, irdma_sim_iw_db_run()); for the stores no watch covers, and
+ * as a backstop, a poller thread per instance reads and clears the word.
  * libirdma rings after every post (rdma-core 37 and later; older ones read
  * the SQ tail the adapter keeps in the QP's shadow area and rang only an
  * SQ the adapter had caught up with, so the engine writes that tail as it
  * takes WQEs, as the adapter does).  A doorbell rings the QP whose id the
  * word holds and the QPs rung lately that have a valid WQE at their tail,
- * and runs their engines in the poller's own context when no other
+ * and runs their engines in the taker's own context when no other
  * context runs them; every QP is looked at soon after (the word keeps only
  * the last id stored).  The poller reads the word every 20-50 us while
- * doorbells come, every 2 ms after 100 ms without, and sleeps while there
- * is no user QP: its cost does not grow with idle QPs, and kernel QPs and
- * engines that only receive or set up connections cost it nothing (it
- * once stayed in its fast mode while any engine made progress: two
- * pollers woken every 20-50 us at the highest weight then took a fifth of
- * the CPU time of a connection setup loop, which ran 25-30% faster
- * without).  When an engine delivers inbound data to a user QP, the
- * poller is woken and watches the word for
- * IRDMA_SIM_POLL_SPIN_US: the answer of a request-response application
- * follows within microseconds, and a timer can be late by milliseconds
- * under emulation while the applications spin.
+ * doorbells no watch announced come, every 2 ms after 100 ms without, and
+ * sleeps while there is no user QP: its cost does not grow with idle QPs,
+ * and kernel QPs and engines that only receive or set up connections cost
+ * it nothing (it once stayed in its fast mode while any engine made
+ * progress: two pollers woken every 20-50 us at the highest weight then
+ * took a fifth of the CPU time of a connection setup loop, which ran
+ * 25-30% faster without).  While such unwatched doorbells come, an engine
+ * that delivers inbound data to a user QP wakes the poller, which watches
+ * the word for IRDMA_SIM_POLL_SPIN_US: the answer of a request-response
+ * application follows within microseconds, and a timer can be late by
+ * milliseconds under emulation while the applications spin.
  */
 
 #include <linux/bitfield.h>
@@ -781,6 +783,10 @@ static void irdma_sim_iw_replay(struct irdma_sim_iw *iw)
  */
 static void irdma_sim_iw_poll_hint(struct irdma_sim *sim)
 {
+	/* a watched store wakes the poller itself (irdma_sim_iw_db_trap()) */
+	if ((s64)(ktime_get_ns() - READ_ONCE(sim->poll_unwatched_ns)) >
+	    IRDMA_SIM_POLL_BUSY_NS)
+		return;
 	/* the receiving end of a stream answers nothing: no wakeup per FPDU */
 	if (READ_ONCE(sim->poll_hint) ||
 	    (s64)(ktime_get_ns() - READ_ONCE(sim->poll_missed_ns)) <
@@ -1718,11 +1724,16 @@ static u32 irdma_sim_iw_poll_watch(struct irdma_sim *sim)
 static void irdma_sim_iw_poll_sleep(struct irdma_sim *sim, u32 min_us,
 				    u32 max_us)
 {
+	u32 *wqealloc = page_address(sim->db_page) + IRDMA_DB_PAGE_WQEALLOC;
 	ktime_t until = ktime_add_us(ktime_get(), min_us);
 
-	/* a hint set before this is seen below; one after wakes us */
+	/*
+	 * A hint or a watched store (whose trap wakes us after the store)
+	 * that came before this is seen below; one after wakes us.
+	 */
 	set_current_state(TASK_IDLE);
-	if (!READ_ONCE(sim->poll_hint) && !kthread_should_stop())
+	if (!READ_ONCE(sim->poll_hint) && !READ_ONCE(*wqealloc) &&
+	    !kthread_should_stop())
 		schedule_hrtimeout_range(&until,
 					 (u64)(max_us - min_us) * NSEC_PER_USEC,
 					 HRTIMER_MODE_ABS);
@@ -1738,23 +1749,33 @@ static void irdma_sim_iw_poll_sleep(struct irdma_sim *sim, u32 min_us,
 static int irdma_sim_iw_poller(void *arg)
 {
 	struct irdma_sim *sim = arg;
-	u64 last = 0, full_at = 0, now;
+	u64 full_at, now;
+	s64 traps;
 	u32 id;
 
 	while (!kthread_should_stop()) {
+		traps = atomic64_read(&sim->db_traps);
 		id = irdma_sim_iw_db_taken(sim);
 		if (!id)
 			id = irdma_sim_iw_poll_watch(sim);
 		now = ktime_get_ns();
 		if (id) {
-			last = now;
 			irdma_sim_iw_poll_scan(sim, id);
+			/*
+			 * A watched store's trap follows it at once, long
+			 * before the scan ends: none since the look means the
+			 * store was not watched, and such stores need looks.
+			 */
+			if (atomic64_read(&sim->db_traps) == traps)
+				WRITE_ONCE(sim->poll_unwatched_ns, now);
 			/* ids other stores overwrote: every QP, but not at once */
-			if (!full_at)
-				full_at = now + IRDMA_SIM_POLL_FULL_NS;
+			if (!READ_ONCE(sim->poll_full_at))
+				WRITE_ONCE(sim->poll_full_at,
+					   now + IRDMA_SIM_POLL_FULL_NS);
 		}
+		full_at = READ_ONCE(sim->poll_full_at);
 		if (full_at && now >= full_at) {
-			full_at = 0;
+			WRITE_ONCE(sim->poll_full_at, 0);
 			irdma_sim_iw_poll_all(sim);
 		}
 		if (id) {
@@ -1770,13 +1791,50 @@ static int irdma_sim_iw_poller(void *arg)
 							 HZ);
 			continue;
 		}
-		/* signed: @last may come from another CPU's clock */
-		if ((s64)(ktime_get_ns() - last) < IRDMA_SIM_POLL_BUSY_NS)
+		/* signed: the clocks of two CPUs may disagree a little */
+		if ((s64)(ktime_get_ns() - sim->poll_unwatched_ns) <
+		    IRDMA_SIM_POLL_BUSY_NS)
 			irdma_sim_iw_poll_sleep(sim, 20, 50);
 		else
 			irdma_sim_iw_poll_sleep(sim, 2000, 2500);
 	}
 	return 0;
+}
+
+/**
+ * irdma_sim_iw_db_run() - a watched store rang: take the word, run its QPs
+ * @sim: instance
+ *
+ * What the poller does when it finds a doorbell, done by the task that
+ * stored (watch.c); the poller looks at every QP a little later, for ids
+ * that another store overwrote before the word was taken.
+ *
+ * Context: task work of the storing task: process, may sleep.
+ */
+void irdma_sim_iw_db_run(struct irdma_sim *sim)
+{
+	u32 id = irdma_sim_iw_db_taken(sim);
+
+	if (!id)
+		return;
+	irdma_sim_iw_poll_scan(sim, id);
+	if (!READ_ONCE(sim->poll_full_at))
+		WRITE_ONCE(sim->poll_full_at,
+			   ktime_get_ns() + IRDMA_SIM_POLL_FULL_NS);
+}
+
+/**
+ * irdma_sim_iw_db_trap() - a watched store to the doorbell word landed
+ * @sim: instance
+ *
+ * The poller is woken to take the word now (watch.c).
+ *
+ * Context: the storing task's debug trap, interrupts off.
+ */
+void irdma_sim_iw_db_trap(struct irdma_sim *sim)
+{
+	atomic64_inc(&sim->db_traps);
+	wake_up_process(sim->poller);
 }
 
 /**

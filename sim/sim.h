@@ -932,6 +932,14 @@ struct irdma_sim_iw_cache {
  *	word for a moment instead of waiting for its timer
  * @poll_missed_ns: when the poller's last watch ended without a doorbell;
  *	no hints for a while after it (written by the poller only)
+ * @poll_unwatched_ns: when the poller last found a doorbell that no watch
+ *	announced (watch.c): it keeps looking often, and engines give
+ *	hints, for IRDMA_SIM_POLL_BUSY_NS after it (written by the poller)
+ * @poll_full_at: when the poller looks at every QP next (0: no doorbell
+ *	came since its last such look); set by whoever takes a doorbell
+ * @db_traps: stores to a watched doorbell word (watch.c)
+ * @db_watches: doorbell page mappings watched now
+ * @db_watch_failed: mappings whose watch could not be set
  * @ddir: debugfs directory
  * @knobs: fault injection
  * @stats: counters
@@ -994,6 +1002,11 @@ struct irdma_sim {
 	atomic64_t rx_now;
 	bool poll_hint;
 	u64 poll_missed_ns;
+	u64 poll_unwatched_ns;
+	u64 poll_full_at;
+	atomic64_t db_traps;
+	atomic64_t db_watches;
+	atomic64_t db_watch_failed;
 	struct dentry *ddir;
 	struct irdma_sim_knobs knobs;
 	struct irdma_sim_stats stats;
@@ -1224,9 +1237,16 @@ void irdma_sim_iw_run_pinned(struct irdma_sim_iw *iw);
 void irdma_sim_iw_destroy(struct irdma_sim *sim, struct irdma_sim_qp *qp);
 int irdma_sim_iw_steal(struct irdma_sim *sim, struct sk_buff *skb,
 		       const struct irdma_sim_frame *f);
+void irdma_sim_iw_db_trap(struct irdma_sim *sim);
+void irdma_sim_iw_db_run(struct irdma_sim *sim);
 int irdma_sim_iw_init(struct irdma_sim *sim);
 void irdma_sim_iw_fini(struct irdma_sim *sim);
 void irdma_sim_iw_show(struct irdma_sim *sim, struct seq_file *s);
+
+/* watch.c */
+void *irdma_sim_watch_db(struct irdma_sim_adev *sadev, unsigned long uaddr);
+void irdma_sim_unwatch_db(struct irdma_sim_adev *sadev, void *watch);
+void irdma_sim_watch_exit(void);
 
 /* net.c */
 int irdma_sim_net_attach(struct irdma_sim *sim);

@@ -6,7 +6,11 @@
 # libirdma stores the QP id into the user doorbell page after each post;
 # the model reads and clears that word, and acts on nothing else.  irdma0
 # (netns a) is the client of siw0 (netns b):
-#   - two Sends, one at a time: each rings and completes;
+#   - two Sends, one at a time: each rings and completes; the model saw
+#     the client's doorbell stores through its watchpoint (db_traps), and
+#     the watch ended with the client's mapping (db_watches back to 0);
+#   - the same with irdma_sim's db_watch parameter off: the poller alone
+#     finds the doorbells, and nothing traps;
 #   - with irdma_sim's drop_user_db at 1 the first Send's doorbell is lost:
 #     it must not complete within 500 ms; the second Send's doorbell runs
 #     both, in order, and the peer receives both; the knob counts down to
@@ -57,8 +61,31 @@ pair() {
 	fi
 }
 
-pair "$P/rings" 7401 "-n 2" ""
+# stat NAME: a counter of irdma_sim's debugfs stats
+stat() { sed -n "s/^$1 //p" "$dbg/stats"; }
+# unwatched: no doorbell page mapping is watched
+unwatched() { [ "$(stat db_watches)" = 0 ]; }
+
 dbg=$(t_sim_dbg)
+traps=$(stat db_traps)
+pair "$P/rings" 7401 "-n 2" ""
+# the client's stores were watched, and its watch ended with its mapping
+t_check "$P/watched" test "$(stat db_traps)" -gt "${traps:-0}"
+if t_wait 10 unwatched; then
+	t_pass "$P/watch-freed"
+else
+	t_fail "$P/watch-freed" "db_watches is $(stat db_watches) 10 s after the client exited"
+fi
+# with the watch off the poller alone finds the doorbells
+param=/sys/module/irdma_sim/parameters/db_watch
+if ! echo 0 >"$param"; then
+	t_fail "$P/polled" "cannot turn irdma_sim's db_watch off"
+else
+	traps=$(stat db_traps)
+	pair "$P/polled" 7403 "-n 2" ""
+	t_check "$P/polled-untrapped" test "$(stat db_traps)" = "$traps"
+	echo 1 >"$param"
+fi
 if [ -z "$dbg" ] || ! echo 1 >"$dbg/drop_user_db"; then
 	t_fail "$P/lost" "cannot set irdma_sim's drop_user_db"
 else

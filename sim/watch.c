@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * irdma_sim - watching the user doorbell page for stores.
+ *
+ * On silicon, libirdma's store of a QP id into the doorbell page is a
+ * posted write that the adapter sees as it lands.  The model's doorbell
+ * page is RAM, and a store to RAM tells nobody: the poller (qp.c) has to
+ * look at the word, from a thread that competes for a CPU with the
+ * applications spinning on their CQs.  So the model sets a hardware write
+ * watchpoint (a perf breakpoint event, HW_BREAKPOINT_W, 4 bytes) on the
+ * doorbell word of every mapping the driver reports (ops->watch_db, from
+ * its mmap handler), in the task that mapped it; threads that task
+ * creates later inherit it.  The CPU raises a debug trap right after the
+ * store.  The trap handler, with interrupts off, queues task work on the
+ * storing task (irdma_sim_watch_run()), which runs before the task
+ * returns to user space: it takes the word and runs the engines of the
+ * QPs it rang (irdma_sim_iw_db_run()), in the poster's own context, as
+ * soft-iWARP's post_send system call does.  One such run per watch is
+ * pending at a time; a store that finds one pending (another thread's)
+ * wakes the poller instead.
+ *
+ * Nothing depends on the watch for correctness: a store it does not
+ * cover (a thread that existed before the mmap, a task whose debug
+ * registers are taken, the db_watch parameter off) is found by the
+ * poller's own looks, which stay in their fast mode while such stores
+ * come.
+ *
+ * Lifetime.  A watch ends when the driver frees the mapping's entry.  It
+ * is unregistered from the instance's workqueue (the driver may free the
+ * entry under the mm's lock, which the perf core takes inside its own
+ * locks elsewhere); once unregistered no trap queues its run, and the
+ * free waits for a queued run to finish (its task is on its way back to
+ * user space or out of the kernel, so that wait is short).  The run's
+ * last instructions may still execute after it said it finished; the
+ * module's exit waits for an RCU-tasks grace period, after which no task
+ * is inside the module's text.
+ */
+
+#include <linux/hw_breakpoint.h>
+#include <linux/module.h>
+#include <linux/perf_event.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+#include <linux/task_work.h>
+#include <linux/wait_bit.h>
+
+#include "sim.h"
+
+static bool db_watch = true;
+module_param(db_watch, bool, 0644);
+MODULE_PARM_DESC(db_watch,
+		 "watch user doorbell stores with a hardware watchpoint (default: on; off: the poller alone finds them; read when a context maps the page)");
+
+/* irdma_sim_watch.flags: a run is queued or running */
+#define IRDMA_SIM_WATCH_QUEUED	0
+
+/* a watch was ever made: the module's exit waits for its runs' last steps */
+static bool irdma_sim_watch_used;
+
+/**
+ * struct irdma_sim_watch - the watch of one doorbell page mapping
+ * @sim: instance the page belongs to
+ * @bp: the breakpoint event (and, inherited, its copies in later threads)
+ * @run: the task work that takes the doorbell (irdma_sim_watch_run())
+ * @flags: IRDMA_SIM_WATCH_QUEUED
+ * @free_work: unregisters and frees the watch (irdma_sim_unwatch_db())
+ */
+struct irdma_sim_watch {
+	struct irdma_sim *sim;
+	struct perf_event *bp;
+	struct callback_head run;
+	unsigned long flags;
+	struct work_struct free_work;
+};
+
+/**
+ * irdma_sim_watch_run() - take the doorbell a watched store rang
+ * @cb: the watch's run
+ *
+ * Context: task work of the task that stored, on its way back to user
+ * space (or out of the kernel, when it exits).
+ */
+static void irdma_sim_watch_run(struct callback_head *cb)
+{
+	struct irdma_sim_watch *w = container_of(cb, struct irdma_sim_watch,
+						 run);
+
+	irdma_sim_iw_db_run(w->sim);
+	/* @w may be freed from here on: wake_up_var() only hashes its address */
+	clear_bit_unlock(IRDMA_SIM_WATCH_QUEUED, &w->flags);
+	smp_mb__after_atomic();
+	wake_up_var(&w->flags);
+}
+
+/**
+ * irdma_sim_watch_hit() - a watched task stored to its doorbell word
+ * @bp: the breakpoint event (an inherited copy has the same context)
+ * @data: sample data (unused)
+ * @regs: the task's registers at the trap (unused)
+ *
+ * Context: the debug trap from user mode, interrupts off.
+ */
+static void irdma_sim_watch_hit(struct perf_event *bp,
+				struct perf_sample_data *data,
+				struct pt_regs *regs)
+{
+	struct irdma_sim_watch *w = bp->overflow_handler_context;
+
+	atomic64_inc(&w->sim->db_traps);
+	if (!test_and_set_bit_lock(IRDMA_SIM_WATCH_QUEUED, &w->flags)) {
+		init_task_work(&w->run, irdma_sim_watch_run);
+		if (!task_work_add(current, &w->run, TWA_RESUME))
+			return;
+		/* the task is exiting past its task work */
+		clear_bit_unlock(IRDMA_SIM_WATCH_QUEUED, &w->flags);
+		smp_mb__after_atomic();
+		wake_up_var(&w->flags);
+	}
+	irdma_sim_iw_db_trap(w->sim);
+}
+
+/**
+ * irdma_sim_watch_free() - unregister a watch and free it
+ * @work: the watch's free_work
+ *
+ * Context: the instance's workqueue.
+ */
+static void irdma_sim_watch_free(struct work_struct *work)
+{
+	struct irdma_sim_watch *w = container_of(work, struct irdma_sim_watch,
+						 free_work);
+
+	/* no trap queues a run for it once this returns */
+	unregister_hw_breakpoint(w->bp);
+	wait_var_event(&w->flags,
+		       !test_bit(IRDMA_SIM_WATCH_QUEUED, &w->flags));
+	atomic64_dec(&w->sim->db_watches);
+	kfree(w);
+}
+
+/**
+ * irdma_sim_watch_db() - ops->watch_db: watch a new doorbell page mapping
+ * @sadev: the model's auxiliary device
+ * @uaddr: where the calling task mapped the page
+ *
+ * Context: process (the driver's mmap handler), the calling task being
+ * the one that maps.
+ * Return: the watch, or NULL when it could not be set (counted in the
+ * instance's stats, the reason logged at debug level).
+ */
+void *irdma_sim_watch_db(struct irdma_sim_adev *sadev, unsigned long uaddr)
+{
+	struct irdma_sim *sim = container_of(sadev, struct irdma_sim, sadev);
+	struct perf_event_attr attr;
+	struct irdma_sim_watch *w;
+	struct perf_event *bp;
+
+	if (!READ_ONCE(db_watch))
+		return NULL;
+	w = kzalloc(sizeof(*w), GFP_KERNEL);
+	if (!w)
+		return NULL;
+	w->sim = sim;
+	INIT_WORK(&w->free_work, irdma_sim_watch_free);
+	hw_breakpoint_init(&attr);
+	attr.bp_addr = uaddr + IRDMA_DB_PAGE_WQEALLOC;
+	attr.bp_len = HW_BREAKPOINT_LEN_4;
+	attr.bp_type = HW_BREAKPOINT_W;
+	attr.exclude_kernel = 1;
+	/* threads the application starts later store to the page too */
+	attr.inherit = 1;
+	/* but not the programs it forks: they do not have the mapping */
+	attr.inherit_thread = 1;
+	WRITE_ONCE(irdma_sim_watch_used, true);
+	bp = register_user_hw_breakpoint(&attr, irdma_sim_watch_hit, w,
+					 current);
+	if (IS_ERR(bp)) {
+		atomic64_inc(&sim->db_watch_failed);
+		dev_dbg(&sim->dev, "no watchpoint for %s[%d]'s doorbell page: %pe\n",
+			current->comm, task_pid_nr(current), bp);
+		kfree(w);
+		return NULL;
+	}
+	w->bp = bp;
+	atomic64_inc(&sim->db_watches);
+	return w;
+}
+
+/**
+ * irdma_sim_unwatch_db() - ops->unwatch_db: end a watch
+ * @sadev: the model's auxiliary device
+ * @watch: what irdma_sim_watch_db() returned
+ *
+ * The instance's workqueue outlives the auxiliary device (the driver
+ * unbinds first), and is drained before the instance is freed.
+ *
+ * Context: process, possibly with the mapping's mm locked.
+ */
+void irdma_sim_unwatch_db(struct irdma_sim_adev *sadev, void *watch)
+{
+	struct irdma_sim *sim = container_of(sadev, struct irdma_sim, sadev);
+	struct irdma_sim_watch *w = watch;
+
+	queue_work(sim->wq, &w->free_work);
+}
+
+/**
+ * irdma_sim_watch_exit() - the module goes: wait for the runs' last steps
+ *
+ * Every watch is freed by now, and so every run has said it finished; an
+ * RCU-tasks grace period ends only after each task left the kernel or
+ * switched voluntarily, so none is still returning from a run.
+ *
+ * Context: module exit, every instance destroyed.
+ */
+void irdma_sim_watch_exit(void)
+{
+	if (READ_ONCE(irdma_sim_watch_used))
+		synchronize_rcu_tasks();
+}
