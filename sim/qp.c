@@ -87,6 +87,12 @@
 #define IRDMA_SIM_POLL_FULL_NS		(4 * NSEC_PER_MSEC)
 /* poller: QPs one lock hold of the full scan looks at */
 #define IRDMA_SIM_POLL_BATCH		32
+/* poller: how long after taking a doorbell it asks whether a trap came */
+#define IRDMA_SIM_POLL_JUDGE_NS		(1 * NSEC_PER_MSEC)
+/* engines a runner takes over from the softirqs on its stack, per round */
+#define IRDMA_SIM_PICKUP_MAX		4
+/* rounds of that: each may hand it more (a stream of read requests) */
+#define IRDMA_SIM_PICKUP_ROUNDS		4
 
 /* ------------------------------------------------------------------------ */
 /* Rings                                                                    */
@@ -991,6 +997,122 @@ static void irdma_sim_iw_run_held(struct irdma_sim_iw *iw)
 }
 
 /**
+ * struct irdma_sim_iw_pickup - a process-context runner that takes over
+ * the engines the softirqs on its own stack leave for the work item
+ * @node: link in irdma_sim_iw_pickups
+ * @task: the runner
+ * @n: engines in @iw
+ * @iw: engines, each pinned (irdma_sim_iw_pickup())
+ *
+ * A runner's transmit goes through the stack to the peer's socket in a
+ * softirq on the runner's own stack, right after the send: when that
+ * peer is a model engine whose data_ready callback cannot finish (a Read
+ * Request, whose responses it cannot send from a softirq), the runner
+ * runs that engine itself once its own run is done, instead of a work
+ * item whose wakeup then competes with the applications for a CPU.
+ */
+struct irdma_sim_iw_pickup {
+	struct hlist_node node;
+	struct task_struct *task;
+	u32 n;
+	struct irdma_sim_iw *iw[IRDMA_SIM_PICKUP_MAX];
+};
+
+/* runners that take over engines, few at a time (one per running runner) */
+static HLIST_HEAD(irdma_sim_iw_pickups);
+static DEFINE_SPINLOCK(irdma_sim_iw_pickup_lock);
+
+/**
+ * irdma_sim_iw_pickup() - hand an engine to the runner under this softirq
+ * @iw: engine whose data_ready callback left work (the run bit let go)
+ *
+ * Context: the socket's data_ready callback (softirq).
+ * Return: true when a runner of this task will run @iw (pinned for it);
+ * false when the caller must queue the work item.
+ */
+static bool irdma_sim_iw_pickup(struct irdma_sim_iw *iw)
+{
+	struct irdma_sim *sim = iw->sim;
+	struct irdma_sim_iw_pickup *pk;
+	unsigned long flags;
+	bool taken = false;
+
+	if (!in_serving_softirq())
+		return false;
+	spin_lock(&irdma_sim_iw_pickup_lock);
+	hlist_for_each_entry(pk, &irdma_sim_iw_pickups, node) {
+		if (pk->task != current)
+			continue;
+		if (pk->n == ARRAY_SIZE(pk->iw))
+			break;
+		/* pinned live, under the lock: a destroy waits for the pin */
+		spin_lock_irqsave(&sim->lock, flags);
+		if (!READ_ONCE(iw->stopping) && irdma_sim_iw_live(iw)) {
+			atomic_inc(&iw->pins);
+			pk->iw[pk->n++] = iw;
+			taken = true;
+		}
+		spin_unlock_irqrestore(&sim->lock, flags);
+		break;
+	}
+	spin_unlock(&irdma_sim_iw_pickup_lock);
+	return taken;
+}
+
+/**
+ * irdma_sim_iw_unpin() - drop a pin of irdma_sim_iw_pickup() or the poller
+ * @iw: engine; not touched after this (wake_up_var() only hashes it)
+ */
+static void irdma_sim_iw_unpin(struct irdma_sim_iw *iw)
+{
+	if (atomic_dec_and_test(&iw->pins))
+		wake_up_var(&iw->pins);
+}
+
+/**
+ * irdma_sim_iw_run_picking() - run one budget of an engine, then the
+ * engines the softirqs on this stack handed over meanwhile
+ * @iw: engine whose run bit the caller holds
+ *
+ * The engines handed over are run for at most IRDMA_SIM_PICKUP_ROUNDS
+ * rounds; those still waiting then go to their work items.
+ *
+ * Context: process context, no locks held; the caller keeps @iw alive.
+ */
+static void irdma_sim_iw_run_picking(struct irdma_sim_iw *iw)
+{
+	struct irdma_sim_iw_pickup pk = { .task = current };
+	struct irdma_sim_iw *run[IRDMA_SIM_PICKUP_MAX];
+	u32 i, n, rounds = 0;
+
+	spin_lock_bh(&irdma_sim_iw_pickup_lock);
+	hlist_add_head(&pk.node, &irdma_sim_iw_pickups);
+	spin_unlock_bh(&irdma_sim_iw_pickup_lock);
+	irdma_sim_iw_run_held(iw);
+	for (;;) {
+		spin_lock_bh(&irdma_sim_iw_pickup_lock);
+		n = pk.n;
+		memcpy(run, pk.iw, n * sizeof(run[0]));
+		pk.n = 0;
+		if (!n || ++rounds > IRDMA_SIM_PICKUP_ROUNDS)
+			hlist_del(&pk.node);
+		spin_unlock_bh(&irdma_sim_iw_pickup_lock);
+		if (!n)
+			return;
+		for (i = 0; i < n; i++) {
+			if (rounds > IRDMA_SIM_PICKUP_ROUNDS)
+				irdma_sim_iw_kick(run[i]);
+			else if (irdma_sim_iw_claim(run[i]))
+				irdma_sim_iw_run_held(run[i]);
+			/* not claimed: its runner queues the work item */
+			irdma_sim_iw_unpin(run[i]);
+		}
+		if (rounds > IRDMA_SIM_PICKUP_ROUNDS)
+			return;
+	}
+}
+
+/**
  * irdma_sim_iw_run_sync() - run the engine in this context, now
  * @iw: engine with a request posted under sim->lock
  *
@@ -1026,7 +1148,9 @@ static void irdma_sim_iw_run_sync(struct irdma_sim_iw *iw)
  * sk_callback_lock held for reading, the socket not owned.  Destroy
  * clears the socket's user data under that lock for writing after it
  * stopped the engine, so @iw outlives this call.
- * Return: true when nothing is left for the work item.
+ * Return: true when nothing is left for the work item: none was, or the
+ * runner whose send this softirq delivers takes it over
+ * (irdma_sim_iw_pickup()).
  */
 static bool irdma_sim_iw_data_ready(struct irdma_sim_iw *iw)
 {
@@ -1057,7 +1181,9 @@ static bool irdma_sim_iw_data_ready(struct irdma_sim_iw *iw)
 		if (!more)
 			irdma_sim_iw_idle_bufs(iw);
 	}
-	return !irdma_sim_iw_let_go(iw) && !more;
+	if (irdma_sim_iw_let_go(iw) || more)
+		return irdma_sim_iw_pickup(iw);
+	return true;
 }
 
 /**
@@ -1071,7 +1197,7 @@ static void irdma_sim_iw_work(struct work_struct *work)
 	struct irdma_sim_iw *iw = container_of(work, struct irdma_sim_iw, work);
 
 	if (irdma_sim_iw_claim(iw))
-		irdma_sim_iw_run_held(iw);
+		irdma_sim_iw_run_picking(iw);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1430,11 +1556,9 @@ void irdma_sim_iw_run_pinned(struct irdma_sim_iw *iw)
 {
 	unsigned int noio = memalloc_noio_save();
 
-	irdma_sim_iw_run_held(iw);
+	irdma_sim_iw_run_picking(iw);
 	memalloc_noio_restore(noio);
-	/* the last touch of @iw (wake_up_var() only hashes it) */
-	if (atomic_dec_and_test(&iw->pins))
-		wake_up_var(&iw->pins);
+	irdma_sim_iw_unpin(iw);
 }
 
 /**
@@ -1749,8 +1873,8 @@ static void irdma_sim_iw_poll_sleep(struct irdma_sim *sim, u32 min_us,
 static int irdma_sim_iw_poller(void *arg)
 {
 	struct irdma_sim *sim = arg;
-	u64 full_at, now;
-	s64 traps;
+	u64 full_at, now, judge_at = 0;
+	s64 traps, judge_traps = 0;
 	u32 id;
 
 	while (!kthread_should_stop()) {
@@ -1762,16 +1886,24 @@ static int irdma_sim_iw_poller(void *arg)
 		if (id) {
 			irdma_sim_iw_poll_scan(sim, id);
 			/*
-			 * A watched store's trap follows it at once, long
-			 * before the scan ends: none since the look means the
-			 * store was not watched, and such stores need looks.
+			 * Was the store watched?  Its trap follows it, but
+			 * under emulation a trap takes longer than a look:
+			 * judge by the traps counted a while later.
 			 */
-			if (atomic64_read(&sim->db_traps) == traps)
-				WRITE_ONCE(sim->poll_unwatched_ns, now);
+			if (!judge_at) {
+				judge_at = now + IRDMA_SIM_POLL_JUDGE_NS;
+				judge_traps = traps;
+			}
 			/* ids other stores overwrote: every QP, but not at once */
 			if (!READ_ONCE(sim->poll_full_at))
 				WRITE_ONCE(sim->poll_full_at,
 					   now + IRDMA_SIM_POLL_FULL_NS);
+		}
+		if (judge_at && now >= judge_at) {
+			/* no trap at all: unwatched stores, which need looks */
+			if (atomic64_read(&sim->db_traps) == judge_traps)
+				WRITE_ONCE(sim->poll_unwatched_ns, now);
+			judge_at = 0;
 		}
 		full_at = READ_ONCE(sim->poll_full_at);
 		if (full_at && now >= full_at) {

@@ -88,6 +88,7 @@ static void irdma_sim_watch_run(struct callback_head *cb)
 	irdma_sim_iw_db_run(w->sim);
 	/* @w may be freed from here on: wake_up_var() only hashes its address */
 	clear_bit_unlock(IRDMA_SIM_WATCH_QUEUED, &w->flags);
+	/* the clear before the waiter's look (wait_var_event() in the free) */
 	smp_mb__after_atomic();
 	wake_up_var(&w->flags);
 }
@@ -113,6 +114,7 @@ static void irdma_sim_watch_hit(struct perf_event *bp,
 			return;
 		/* the task is exiting past its task work */
 		clear_bit_unlock(IRDMA_SIM_WATCH_QUEUED, &w->flags);
+		/* as in irdma_sim_watch_run() */
 		smp_mb__after_atomic();
 		wake_up_var(&w->flags);
 	}
@@ -207,11 +209,10 @@ void irdma_sim_unwatch_db(struct irdma_sim_adev *sadev, void *watch)
 /**
  * irdma_sim_watch_exit() - the module goes: wait for the runs' last steps
  *
- * Every watch is freed by now, and so every run has said it finished; an
- * RCU-tasks grace period ends only after each task left the kernel or
- * switched voluntarily, so none is still returning from a run.
- *
- * Context: module exit, every instance destroyed.
+ * Context: module exit, every instance destroyed.  Every watch is freed
+ * by now, and so every run has said it finished; an RCU-tasks grace
+ * period ends only after each task left the kernel or switched
+ * voluntarily, so none is still returning from a run.
  */
 void irdma_sim_watch_exit(void)
 {
