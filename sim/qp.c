@@ -1852,7 +1852,7 @@ static void irdma_sim_iw_poll_sleep(struct irdma_sim *sim, u32 min_us,
 	ktime_t until = ktime_add_us(ktime_get(), min_us);
 
 	/*
-	 * A hint or a watched store (whose trap wakes us after the store)
+	 * A hint, or a store whose trap wakes us (irdma_sim_iw_db_trap()),
 	 * that came before this is seen below; one after wakes us.
 	 */
 	set_current_state(TASK_IDLE);
@@ -1956,16 +1956,16 @@ void irdma_sim_iw_db_run(struct irdma_sim *sim)
 }
 
 /**
- * irdma_sim_iw_db_trap() - a watched store to the doorbell word landed
+ * irdma_sim_iw_db_trap() - a watched store landed that its task cannot take
  * @sim: instance
  *
- * The poller is woken to take the word now (watch.c).
+ * The poller is woken to take the word now (watch.c: another thread of
+ * the task has a run queued, or the task is exiting).
  *
  * Context: the storing task's debug trap, interrupts off.
  */
 void irdma_sim_iw_db_trap(struct irdma_sim *sim)
 {
-	atomic64_inc(&sim->db_traps);
 	wake_up_process(sim->poller);
 }
 
