@@ -85,6 +85,8 @@
 #define IRDMA_SIM_POLL_HOT_NS		(100 * NSEC_PER_MSEC)
 /* poller: every QP is looked at this long after a doorbell, at the latest */
 #define IRDMA_SIM_POLL_FULL_NS		(4 * NSEC_PER_MSEC)
+/* the same after a watched doorbell its storing task took (watch.c) */
+#define IRDMA_SIM_POLL_FULL_WATCHED_NS	(100 * NSEC_PER_MSEC)
 /* poller: QPs one lock hold of the full scan looks at */
 #define IRDMA_SIM_POLL_BATCH		32
 /* poller: how long after taking a doorbell it asks whether a trap came */
@@ -1865,6 +1867,32 @@ static void irdma_sim_iw_poll_sleep(struct irdma_sim *sim, u32 min_us,
 }
 
 /**
+ * irdma_sim_iw_poll_full_by() - have every QP looked at by a time
+ * @sim: instance
+ * @due: when, at the latest (ktime_get_ns())
+ *
+ * A doorbell the poller took (an unwatched store, or a watched one it
+ * took first) gets the look IRDMA_SIM_POLL_FULL_NS later; one its storing
+ * task took, IRDMA_SIM_POLL_FULL_WATCHED_NS later.  An id is overwritten
+ * only when two stores meet before the word is taken, which a storing
+ * task, taking the word before it returns to user space, makes rare; and
+ * the look at every QP is what costs a latency test beside many idle QPs.
+ *
+ * Context: the poller, or a storing task's task work.
+ */
+static void irdma_sim_iw_poll_full_by(struct irdma_sim *sim, u64 due)
+{
+	u64 old = READ_ONCE(sim->poll_full_at), prev;
+
+	while (!old || due < old) {
+		prev = cmpxchg64(&sim->poll_full_at, old, due);
+		if (prev == old)
+			break;
+		old = prev;
+	}
+}
+
+/**
  * irdma_sim_iw_poller() - the user doorbell poller thread
  * @arg: instance
  *
@@ -1895,9 +1923,7 @@ static int irdma_sim_iw_poller(void *arg)
 				judge_traps = traps;
 			}
 			/* ids other stores overwrote: every QP, but not at once */
-			if (!READ_ONCE(sim->poll_full_at))
-				WRITE_ONCE(sim->poll_full_at,
-					   now + IRDMA_SIM_POLL_FULL_NS);
+			irdma_sim_iw_poll_full_by(sim, now + IRDMA_SIM_POLL_FULL_NS);
 		}
 		if (judge_at && now >= judge_at) {
 			/* no trap at all: unwatched stores, which need looks */
@@ -1938,8 +1964,8 @@ static int irdma_sim_iw_poller(void *arg)
  * @sim: instance
  *
  * What the poller does when it finds a doorbell, done by the task that
- * stored (watch.c); the poller looks at every QP a little later, for ids
- * that another store overwrote before the word was taken.
+ * stored (watch.c); the poller looks at every QP later, for ids that
+ * another store overwrote before the word was taken.
  *
  * Context: task work of the storing task: process, may sleep.
  */
@@ -1950,9 +1976,8 @@ void irdma_sim_iw_db_run(struct irdma_sim *sim)
 	if (!id)
 		return;
 	irdma_sim_iw_poll_scan(sim, id);
-	if (!READ_ONCE(sim->poll_full_at))
-		WRITE_ONCE(sim->poll_full_at,
-			   ktime_get_ns() + IRDMA_SIM_POLL_FULL_NS);
+	irdma_sim_iw_poll_full_by(sim, ktime_get_ns() +
+				  IRDMA_SIM_POLL_FULL_WATCHED_NS);
 }
 
 /**
