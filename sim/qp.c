@@ -1085,31 +1085,31 @@ static void irdma_sim_iw_run_picking(struct irdma_sim_iw *iw)
 {
 	struct irdma_sim_iw_pickup pk = { .task = current };
 	struct irdma_sim_iw *run[IRDMA_SIM_PICKUP_MAX];
-	u32 i, n, rounds = 0;
+	u32 i, n, rounds;
+	bool last;
 
 	spin_lock_bh(&irdma_sim_iw_pickup_lock);
 	hlist_add_head(&pk.node, &irdma_sim_iw_pickups);
 	spin_unlock_bh(&irdma_sim_iw_pickup_lock);
 	irdma_sim_iw_run_held(iw);
-	for (;;) {
+	for (rounds = 0;; rounds++) {
+		last = rounds == IRDMA_SIM_PICKUP_ROUNDS;
 		spin_lock_bh(&irdma_sim_iw_pickup_lock);
 		n = pk.n;
 		memcpy(run, pk.iw, n * sizeof(run[0]));
 		pk.n = 0;
-		if (!n || ++rounds > IRDMA_SIM_PICKUP_ROUNDS)
+		if (!n || last)
 			hlist_del(&pk.node);
 		spin_unlock_bh(&irdma_sim_iw_pickup_lock);
-		if (!n)
-			return;
 		for (i = 0; i < n; i++) {
-			if (rounds > IRDMA_SIM_PICKUP_ROUNDS)
+			if (last)
 				irdma_sim_iw_kick(run[i]);
 			else if (irdma_sim_iw_claim(run[i]))
 				irdma_sim_iw_run_held(run[i]);
 			/* not claimed: its runner queues the work item */
 			irdma_sim_iw_unpin(run[i]);
 		}
-		if (rounds > IRDMA_SIM_PICKUP_ROUNDS)
+		if (!n || last)
 			return;
 	}
 }

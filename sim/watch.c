@@ -74,6 +74,21 @@ struct irdma_sim_watch {
 };
 
 /**
+ * irdma_sim_watch_idle() - no run of the watch is queued or running now
+ * @w: watch; may be freed once this cleared the bit (wake_up_var() only
+ *	hashes its address)
+ *
+ * Context: any, interrupts possibly off.
+ */
+static void irdma_sim_watch_idle(struct irdma_sim_watch *w)
+{
+	clear_bit_unlock(IRDMA_SIM_WATCH_QUEUED, &w->flags);
+	/* the clear before the waiter's look (wait_var_event() in the free) */
+	smp_mb__after_atomic();
+	wake_up_var(&w->flags);
+}
+
+/**
  * irdma_sim_watch_run() - take the doorbell a watched store rang
  * @cb: the watch's run
  *
@@ -86,11 +101,7 @@ static void irdma_sim_watch_run(struct callback_head *cb)
 						 run);
 
 	irdma_sim_iw_db_run(w->sim);
-	/* @w may be freed from here on: wake_up_var() only hashes its address */
-	clear_bit_unlock(IRDMA_SIM_WATCH_QUEUED, &w->flags);
-	/* the clear before the waiter's look (wait_var_event() in the free) */
-	smp_mb__after_atomic();
-	wake_up_var(&w->flags);
+	irdma_sim_watch_idle(w);
 }
 
 /**
@@ -113,10 +124,7 @@ static void irdma_sim_watch_hit(struct perf_event *bp,
 		if (!task_work_add(current, &w->run, TWA_RESUME))
 			return;
 		/* the task is exiting past its task work */
-		clear_bit_unlock(IRDMA_SIM_WATCH_QUEUED, &w->flags);
-		/* as in irdma_sim_watch_run() */
-		smp_mb__after_atomic();
-		wake_up_var(&w->flags);
+		irdma_sim_watch_idle(w);
 	}
 	irdma_sim_iw_db_trap(w->sim);
 }
