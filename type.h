@@ -53,8 +53,10 @@ struct irdma_dma_mem {
  * @unwatch_db: undo @watch_db, given its handle (NULL: nothing to undo)
  *
  * @rd32 and @wr32 are called from any context and must not sleep; the
- * others are called in process context and may sleep.  @unwatch_db may be
- * called with the mapping's mm locked (an munmap).
+ * others are called in process context and may sleep.  @watch_db is called
+ * from the mmap handler, with the calling task's mm locked for writing;
+ * @unwatch_db may be called with the mapping's mm locked (an munmap).
+ * Neither may take a lock the mm's lock nests inside.
  */
 struct irdma_bus_ops {
 	u32 (*rd32)(struct irdma_pci_f *rf, u32 reg);

@@ -25,7 +25,9 @@
  * - @ops->wr32 and @ops->rd32 may be called from any context, including
  *   hard IRQ, with any spinlock held; they never sleep.
  * - @ops->watch_db and @ops->unwatch_db are called in process context;
- *   unwatch_db possibly with the mapping's mm locked.
+ *   watch_db with the calling task's mm locked for writing (from the
+ *   driver's mmap handler), unwatch_db possibly with the mapping's mm
+ *   locked.
  * - Register offsets are those of enum irdma_gen @gen (defs.h).
  */
 #ifndef IRDMA_SIM_PUBLIC_H

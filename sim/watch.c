@@ -25,15 +25,27 @@
  * poller's own looks, which stay in their fast mode while such stores
  * come.
  *
- * Lifetime.  A watch ends when the driver frees the mapping's entry.  It
- * is unregistered from the instance's workqueue (the driver may free the
- * entry under the mm's lock, which the perf core takes inside its own
- * locks elsewhere); once unregistered no trap queues its run, and the
- * free waits for a queued run to finish (its task is on its way back to
- * user space or out of the kernel, so that wait is short).  The run's
- * last instructions may still execute after it said it finished; the
- * module's exit waits for an RCU-tasks grace period, after which no task
- * is inside the module's text.
+ * Locking.  The perf core takes the mm's lock inside a task's perf
+ * context mutex (setting address filters), while the driver tells of a
+ * mapping from its mmap handler, with the mm's lock held for writing,
+ * and may free the mapping's entry with it held too.  So neither the
+ * breakpoint's registration nor its unregistration happens there: the
+ * registration is task work queued on the mapping task
+ * (irdma_sim_watch_register()), which runs once the mmap system call has
+ * dropped the lock and before the task returns to user space, so before
+ * it can store to the page; the unregistration runs from the instance's
+ * workqueue.
+ *
+ * Lifetime.  A watch ends when the driver frees the mapping's entry.  The
+ * free (irdma_sim_watch_free()) first waits for the registration's task
+ * work, which the mapping task runs on its way out of the mmap system
+ * call (or out of the kernel, when it exits); then it unregisters the
+ * event, after which no trap queues a run, and waits for a queued run to
+ * finish (its task is on its way back to user space or out of the
+ * kernel, so that wait is short).  The task work's last instructions may
+ * still execute after it said it finished; the module's exit waits for
+ * an RCU-tasks grace period, after which no task is inside the module's
+ * text.
  */
 
 #include <linux/hw_breakpoint.h>
@@ -53,6 +65,8 @@ MODULE_PARM_DESC(db_watch,
 
 /* irdma_sim_watch.flags: a run is queued or running */
 #define IRDMA_SIM_WATCH_QUEUED	0
+/* irdma_sim_watch.flags: the registration's task work has not finished */
+#define IRDMA_SIM_WATCH_REGISTERING	1
 
 /* a watch was ever made: the module's exit waits for its runs' last steps */
 static bool irdma_sim_watch_used;
@@ -60,29 +74,37 @@ static bool irdma_sim_watch_used;
 /**
  * struct irdma_sim_watch - the watch of one doorbell page mapping
  * @sim: instance the page belongs to
- * @bp: the breakpoint event (and, inherited, its copies in later threads)
+ * @uaddr: the doorbell word's user address
+ * @bp: the breakpoint event (and, inherited, its copies in later threads);
+ *	NULL until registered, or when registration failed
+ * @reg: the task work that registers @bp (irdma_sim_watch_register())
  * @run: the task work that takes the doorbell (irdma_sim_watch_run())
- * @flags: IRDMA_SIM_WATCH_QUEUED
+ * @flags: IRDMA_SIM_WATCH_QUEUED, IRDMA_SIM_WATCH_REGISTERING
  * @free_work: unregisters and frees the watch (irdma_sim_unwatch_db())
  */
 struct irdma_sim_watch {
 	struct irdma_sim *sim;
+	unsigned long uaddr;
 	struct perf_event *bp;
+	struct callback_head reg;
 	struct callback_head run;
 	unsigned long flags;
 	struct work_struct free_work;
 };
 
 /**
- * irdma_sim_watch_idle() - no run of the watch is queued or running now
+ * irdma_sim_watch_done() - task work of the watch finished, or never ran
  * @w: watch; may be freed once this cleared the bit (wake_up_var() only
  *	hashes its address)
+ * @bit: IRDMA_SIM_WATCH_QUEUED (a run) or IRDMA_SIM_WATCH_REGISTERING
+ *
+ * What the work wrote before is seen by the free once it sees @bit clear.
  *
  * Context: any, interrupts possibly off.
  */
-static void irdma_sim_watch_idle(struct irdma_sim_watch *w)
+static void irdma_sim_watch_done(struct irdma_sim_watch *w, int bit)
 {
-	clear_bit_unlock(IRDMA_SIM_WATCH_QUEUED, &w->flags);
+	clear_bit_unlock(bit, &w->flags);
 	/* the clear before the waiter's look (wait_var_event() in the free) */
 	smp_mb__after_atomic();
 	wake_up_var(&w->flags);
@@ -101,7 +123,7 @@ static void irdma_sim_watch_run(struct callback_head *cb)
 						 run);
 
 	irdma_sim_iw_db_run(w->sim);
-	irdma_sim_watch_idle(w);
+	irdma_sim_watch_done(w, IRDMA_SIM_WATCH_QUEUED);
 }
 
 /**
@@ -124,7 +146,7 @@ static void irdma_sim_watch_hit(struct perf_event *bp,
 		if (!task_work_add(current, &w->run, TWA_RESUME))
 			return;
 		/* the task is exiting past its task work */
-		irdma_sim_watch_idle(w);
+		irdma_sim_watch_done(w, IRDMA_SIM_WATCH_QUEUED);
 	}
 	irdma_sim_iw_db_trap(w->sim);
 }
@@ -140,12 +162,59 @@ static void irdma_sim_watch_free(struct work_struct *work)
 	struct irdma_sim_watch *w = container_of(work, struct irdma_sim_watch,
 						 free_work);
 
-	/* no trap queues a run for it once this returns */
-	unregister_hw_breakpoint(w->bp);
+	/* the mapping task runs it leaving the mmap call, or exiting */
 	wait_var_event(&w->flags,
-		       !test_bit(IRDMA_SIM_WATCH_QUEUED, &w->flags));
-	atomic64_dec(&w->sim->db_watches);
+		       !test_bit(IRDMA_SIM_WATCH_REGISTERING, &w->flags));
+	if (w->bp) {
+		/* no trap queues a run for it once this returns */
+		unregister_hw_breakpoint(w->bp);
+		wait_var_event(&w->flags,
+			       !test_bit(IRDMA_SIM_WATCH_QUEUED, &w->flags));
+		atomic64_dec(&w->sim->db_watches);
+	}
 	kfree(w);
+}
+
+/**
+ * irdma_sim_watch_register() - set the breakpoint of a new watch
+ * @cb: the watch's reg
+ *
+ * Context: task work of the task that mapped the page, after the mmap
+ * system call dropped the mm's lock; or that task exiting, in which case
+ * the breakpoint is not set.
+ */
+static void irdma_sim_watch_register(struct callback_head *cb)
+{
+	struct irdma_sim_watch *w = container_of(cb, struct irdma_sim_watch,
+						 reg);
+	struct irdma_sim *sim = w->sim;
+	struct perf_event_attr attr;
+	struct perf_event *bp;
+
+	if (current->flags & PF_EXITING) {
+		bp = ERR_PTR(-ESRCH);
+	} else {
+		hw_breakpoint_init(&attr);
+		attr.bp_addr = w->uaddr;
+		attr.bp_len = HW_BREAKPOINT_LEN_4;
+		attr.bp_type = HW_BREAKPOINT_W;
+		attr.exclude_kernel = 1;
+		/* threads the application starts later store to the page */
+		attr.inherit = 1;
+		/* but not the programs it forks: they do not have the mapping */
+		attr.inherit_thread = 1;
+		bp = register_user_hw_breakpoint(&attr, irdma_sim_watch_hit, w,
+						 current);
+	}
+	if (IS_ERR(bp)) {
+		atomic64_inc(&sim->db_watch_failed);
+		dev_dbg(&sim->dev, "no watchpoint for %s[%d]'s doorbell page: %pe\n",
+			current->comm, task_pid_nr(current), bp);
+	} else {
+		w->bp = bp;
+		atomic64_inc(&sim->db_watches);
+	}
+	irdma_sim_watch_done(w, IRDMA_SIM_WATCH_REGISTERING);
 }
 
 /**
@@ -153,46 +222,36 @@ static void irdma_sim_watch_free(struct work_struct *work)
  * @sadev: the model's auxiliary device
  * @uaddr: where the calling task mapped the page
  *
- * Context: process (the driver's mmap handler), the calling task being
- * the one that maps.
- * Return: the watch, or NULL when it could not be set (counted in the
- * instance's stats, the reason logged at debug level).
+ * The breakpoint is set by task work the calling task runs when its mmap
+ * system call returns (see "Locking" above); until then the watch exists
+ * but traps nothing, and the task cannot store to the page before.
+ *
+ * Context: process (the driver's mmap handler, the mm's lock held for
+ * writing), the calling task being the one that maps.
+ * Return: the watch, or NULL when none is made (the parameter is off, or
+ * no memory).
  */
 void *irdma_sim_watch_db(struct irdma_sim_adev *sadev, unsigned long uaddr)
 {
 	struct irdma_sim *sim = container_of(sadev, struct irdma_sim, sadev);
-	struct perf_event_attr attr;
 	struct irdma_sim_watch *w;
-	struct perf_event *bp;
 
-	if (!READ_ONCE(db_watch))
+	if (!READ_ONCE(db_watch) || (current->flags & PF_KTHREAD))
 		return NULL;
 	w = kzalloc(sizeof(*w), GFP_KERNEL);
 	if (!w)
 		return NULL;
 	w->sim = sim;
+	w->uaddr = uaddr + IRDMA_DB_PAGE_WQEALLOC;
 	INIT_WORK(&w->free_work, irdma_sim_watch_free);
-	hw_breakpoint_init(&attr);
-	attr.bp_addr = uaddr + IRDMA_DB_PAGE_WQEALLOC;
-	attr.bp_len = HW_BREAKPOINT_LEN_4;
-	attr.bp_type = HW_BREAKPOINT_W;
-	attr.exclude_kernel = 1;
-	/* threads the application starts later store to the page too */
-	attr.inherit = 1;
-	/* but not the programs it forks: they do not have the mapping */
-	attr.inherit_thread = 1;
+	__set_bit(IRDMA_SIM_WATCH_REGISTERING, &w->flags);
+	init_task_work(&w->reg, irdma_sim_watch_register);
 	WRITE_ONCE(irdma_sim_watch_used, true);
-	bp = register_user_hw_breakpoint(&attr, irdma_sim_watch_hit, w,
-					 current);
-	if (IS_ERR(bp)) {
-		atomic64_inc(&sim->db_watch_failed);
-		dev_dbg(&sim->dev, "no watchpoint for %s[%d]'s doorbell page: %pe\n",
-			current->comm, task_pid_nr(current), bp);
+	if (task_work_add(current, &w->reg, TWA_RESUME)) {
+		/* the task is past its task work: it will not store again */
 		kfree(w);
 		return NULL;
 	}
-	w->bp = bp;
-	atomic64_inc(&sim->db_watches);
 	return w;
 }
 
