@@ -433,28 +433,69 @@ static u32 irdma_sim_iw_prot_ae(int err)
 /* ------------------------------------------------------------------------ */
 
 /**
+ * irdma_sim_iw_fpdu_len() - bytes of the staged FPDU at @off
+ * @iw: engine
+ * @off: offset of an FPDU's length field in @iw->tx
+ *
+ * Return: its length on the wire: header, ULPDU, pad and CRC.
+ */
+static u32 irdma_sim_iw_fpdu_len(struct irdma_sim_iw *iw, u32 off)
+{
+	u32 ulen = get_unaligned_be16(iw->tx + off);
+
+	return ALIGN(IRDMA_MPA_HLEN + ulen, 4) +
+	       (iw->crc ? IRDMA_SIM_MPA_CRCLEN : 0);
+}
+
+/**
  * irdma_sim_iw_tx_piece() - where the next write to the socket ends
  * @iw: engine with staged bytes (@iw->txoff < @iw->txlen)
  *
- * The unframed LSMM bytes go as one piece; after them, one FPDU at a
- * time.  Each piece is a record to TCP (irdma_sim_tcp_send()), which
- * then starts every segment at an FPDU, as the adapter, an aligned
- * implementation, does.
+ * The unframed LSMM bytes go as one piece, a record of their own.  After
+ * them a piece is the FPDUs that each fill a segment of the socket's
+ * current MSS exactly, up to and including the first that does not (a
+ * message's last, a Read Request, a TERMINATE), which ends a record.
+ * TCP cuts its buffers into segments of the MSS from a record's start,
+ * so every segment still starts with an FPDU and holds one, as the
+ * adapter, an aligned implementation, sends them; but full FPDUs share a
+ * buffer, which crosses the stack once for up to 64 KiB (segmentation
+ * offload) instead of once per segment.  When the MSS is not a multiple
+ * of 4, no FPDU fills a segment, and each is a record.
  *
- * Return: the offset in @iw->tx the piece ends at.
+ * The peer's window may also cut a buffer, and not at a segment's end;
+ * so a record that shares its buffer ends where the window does
+ * (irdma_sim_tcp_wnd_room()), and an FPDU beyond it is a record of its
+ * own, which TCP sends whole or not at all.
+ *
+ * Return: the offset in @iw->tx the piece ends at; @iw->txeor tells
+ * whether it ends a record.
  */
 static u32 irdma_sim_iw_tx_piece(struct irdma_sim_iw *iw)
 {
-	u32 ulen;
+	u32 seg, room, end, flen;
 
-	if (iw->txoff < iw->txraw)
+	if (iw->txoff < iw->txraw) {
+		iw->txeor = true;
 		return iw->txraw;
-	if (iw->txoff >= iw->txfend) {
-		ulen = get_unaligned_be16(iw->tx + iw->txoff);
-		iw->txfend = iw->txoff + ALIGN(IRDMA_MPA_HLEN + ulen, 4) +
-			     (iw->crc ? IRDMA_SIM_MPA_CRCLEN : 0);
 	}
-	return min(iw->txfend, iw->txlen);
+	if (iw->txoff < iw->txfend)
+		return min(iw->txfend, iw->txlen);
+	seg = irdma_sim_tcp_mss(iw);
+	room = irdma_sim_tcp_wnd_room(iw);
+	end = iw->txoff;
+	iw->txeor = false;
+	while (end < iw->txlen && !iw->txeor) {
+		flen = irdma_sim_iw_fpdu_len(iw, end);
+		if (end > iw->txoff && end - iw->txoff + flen > room) {
+			/* beyond the window: the next piece, alone */
+			iw->txeor = true;
+			break;
+		}
+		end += flen;
+		iw->txeor = flen != seg || end - iw->txoff >= room;
+	}
+	iw->txfend = end;
+	return min(end, iw->txlen);
 }
 
 /**
@@ -466,11 +507,13 @@ static u32 irdma_sim_iw_tx_piece(struct irdma_sim_iw *iw)
 bool irdma_sim_iw_push(struct irdma_sim_iw *iw)
 {
 	bool progress = false;
+	u32 end;
 	int n;
 
 	while (iw->sock && iw->txoff < iw->txlen) {
-		n = irdma_sim_tcp_send(iw, iw->tx + iw->txoff,
-				       irdma_sim_iw_tx_piece(iw) - iw->txoff);
+		end = irdma_sim_iw_tx_piece(iw);
+		n = irdma_sim_tcp_send(iw, iw->tx + iw->txoff, end - iw->txoff,
+				       iw->txeor);
 		if (n <= 0) {
 			if (n != -EAGAIN && n != 0)
 				irdma_sim_iw_close_check(iw, false, true);

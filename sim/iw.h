@@ -317,8 +317,9 @@ enum irdma_sim_iw_run_bits {
  * @txlen: bytes in @tx
  * @txoff: bytes of @tx already given to the socket
  * @txraw: end of the unframed LSMM bytes in @tx (no FPDU boundary before)
- * @txfend: end of the FPDU @txoff is in: each FPDU goes to the socket as
- *	one record, so TCP starts every segment with an FPDU
+ * @txfend: end of the piece @txoff is in (irdma_sim_iw_tx_piece()): FPDUs
+ *	that fill a segment exactly, then one that does not
+ * @txeor: the piece ends a record (its last FPDU does not fill a segment)
  * @msg: outbound message in progress
  * @msn: next outbound MSN per queue
  * @pend: completion ring, @sq_size entries
@@ -422,6 +423,7 @@ struct irdma_sim_iw {
 	u32 txoff;
 	u32 txraw;
 	u32 txfend;
+	bool txeor;
 	struct irdma_sim_iw_msg msg;
 	u32 msn[IRDMA_SIM_QN_NUM];
 	struct irdma_sim_iw_pend *pend;
@@ -529,8 +531,10 @@ int irdma_sim_tcp_handoff(struct irdma_sim_iw *iw);
 void irdma_sim_tcp_release(struct irdma_sim_iw *iw, bool abort);
 void irdma_sim_tcp_shutdown(struct irdma_sim_iw *iw);
 void irdma_sim_tcp_count(struct irdma_sim_iw *iw);
-int irdma_sim_tcp_send(struct irdma_sim_iw *iw, const void *buf, u32 len);
+int irdma_sim_tcp_send(struct irdma_sim_iw *iw, const void *buf, u32 len,
+		       bool eor);
 u32 irdma_sim_tcp_mss(struct irdma_sim_iw *iw);
+u32 irdma_sim_tcp_wnd_room(struct irdma_sim_iw *iw);
 int irdma_sim_tcp_recv(struct irdma_sim_iw *iw, void *buf, u32 len);
 int irdma_sim_tcp_read(struct irdma_sim_iw *iw, void *buf, u32 len);
 u8 irdma_sim_tcp_state(struct irdma_sim_iw *iw);

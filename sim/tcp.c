@@ -557,17 +557,19 @@ void irdma_sim_tcp_shutdown(struct irdma_sim_iw *iw)
  * @iw: engine with a socket
  * @buf: bytes
  * @len: count
- *
- * The bytes end a record (MSG_EOR): TCP puts no later byte into their
- * last segment, nor merges it with the next one when it retransmits, so
- * the next record starts a segment.
+ * @eor: the bytes end a record (MSG_EOR): TCP puts no later byte into
+ *	their last segment, nor merges it with the next one when it
+ *	retransmits, so the next record starts a segment.  Without it TCP
+ *	may put later bytes into the same buffer, which it cuts into
+ *	segments of the MSS only when it sends.
  *
  * Return: bytes taken, -EAGAIN, or another negative errno.
  */
-int irdma_sim_tcp_send(struct irdma_sim_iw *iw, const void *buf, u32 len)
+int irdma_sim_tcp_send(struct irdma_sim_iw *iw, const void *buf, u32 len,
+		       bool eor)
 {
 	struct msghdr msg = {
-		.msg_flags = MSG_DONTWAIT | MSG_NOSIGNAL | MSG_EOR,
+		.msg_flags = MSG_DONTWAIT | MSG_NOSIGNAL | (eor ? MSG_EOR : 0),
 	};
 	struct kvec v = { .iov_base = (void *)buf, .iov_len = len };
 
@@ -587,6 +589,28 @@ int irdma_sim_tcp_send(struct irdma_sim_iw *iw, const void *buf, u32 len)
 u32 irdma_sim_tcp_mss(struct irdma_sim_iw *iw)
 {
 	return READ_ONCE(tcp_sk(iw->sock->sk)->mss_cache);
+}
+
+/**
+ * irdma_sim_tcp_wnd_room() - bytes the peer's window takes beyond those
+ * the socket already holds
+ * @iw: engine with a socket
+ *
+ * Read without the socket lock: the peer's window only moves forward,
+ * and only the engine, which calls this, adds bytes.  TCP sends a buffer
+ * of several segments that the window cuts short up to the window's
+ * edge, mid-segment (the connection has no Nagle); bytes queued within
+ * this room are never cut that way.
+ *
+ * Return: bytes, 0 when the window is full.
+ */
+u32 irdma_sim_tcp_wnd_room(struct irdma_sim_iw *iw)
+{
+	const struct tcp_sock *tp = tcp_sk(iw->sock->sk);
+	s32 room = READ_ONCE(tp->snd_una) + READ_ONCE(tp->snd_wnd) -
+		   READ_ONCE(tp->write_seq);
+
+	return max(room, 0);
 }
 
 /**
