@@ -619,6 +619,7 @@ static int __init irdma_sim_init(void)
 {
 	int err;
 
+	irdma_sim_crc_select();
 	err = bus_register(&irdma_sim_bus);
 	if (err)
 		return err;

@@ -1222,6 +1222,9 @@ bool irdma_sim_uda_rx(struct irdma_sim *sim, u32 qpn,
 		      const struct sk_buff *skb,
 		      const struct irdma_sim_frame *f);
 
+/* ddp.c (framing; iw.h) */
+void irdma_sim_crc_select(void);
+
 /* qp.c (the iWARP engine; iw.h) */
 struct irdma_sim_iw;
 bool irdma_sim_iw_create(struct irdma_sim *sim, struct irdma_sim_cmd *cmd,
