@@ -516,16 +516,14 @@ static u32 irdma_sim_iw_prot_ae(int err)
 /* ------------------------------------------------------------------------ */
 
 /**
- * irdma_sim_iw_fpdu_len() - bytes of the staged FPDU at @off
- * @iw: engine
- * @off: offset of an FPDU's length field in @iw->tx
+ * irdma_sim_iw_fpdu_len() - bytes of an FPDU on the wire
+ * @iw: engine (whether the connection has CRCs)
+ * @ulen: its ULPDU length, the MPA length field
  *
- * Return: its length on the wire: header, ULPDU, pad and CRC.
+ * Return: header, ULPDU, pad to 4 and CRC.
  */
-static u32 irdma_sim_iw_fpdu_len(struct irdma_sim_iw *iw, u32 off)
+static u32 irdma_sim_iw_fpdu_len(struct irdma_sim_iw *iw, u32 ulen)
 {
-	u32 ulen = get_unaligned_be16(iw->tx + off);
-
 	return ALIGN(IRDMA_MPA_HLEN + ulen, 4) +
 	       (iw->crc ? IRDMA_SIM_MPA_CRCLEN : 0);
 }
@@ -568,7 +566,8 @@ static u32 irdma_sim_iw_tx_piece(struct irdma_sim_iw *iw)
 	end = iw->txoff;
 	iw->txeor = false;
 	while (end < iw->txlen && !iw->txeor) {
-		flen = irdma_sim_iw_fpdu_len(iw, end);
+		flen = irdma_sim_iw_fpdu_len(iw,
+					     get_unaligned_be16(iw->tx + end));
 		if (end > iw->txoff && end - iw->txoff + flen > room) {
 			/* beyond the window: the next piece, alone */
 			iw->txeor = true;
@@ -1293,8 +1292,7 @@ static int irdma_sim_iw_parse(struct irdma_sim_iw *iw)
 			return consumed;
 		f = iw->rx + iw->rxoff;
 		ulen = get_unaligned_be16(f);
-		flen = ALIGN(IRDMA_MPA_HLEN + ulen, 4) +
-		       (iw->crc ? IRDMA_SIM_MPA_CRCLEN : 0);
+		flen = irdma_sim_iw_fpdu_len(iw, ulen);
 		if (avail < flen)
 			return consumed;
 		ret = irdma_sim_iw_rx_fpdu(iw, f, ulen, flen);

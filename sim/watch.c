@@ -176,6 +176,33 @@ static void irdma_sim_watch_free(struct work_struct *work)
 }
 
 /**
+ * irdma_sim_watch_bp() - register the breakpoint of a watch on current
+ * @w: the watch
+ *
+ * Context: current is the task that mapped the page, not holding its mm's
+ * lock.
+ * Return: the event, or an ERR_PTR (-ESRCH when current is exiting).
+ */
+static struct perf_event *irdma_sim_watch_bp(struct irdma_sim_watch *w)
+{
+	struct perf_event_attr attr;
+
+	if (current->flags & PF_EXITING)
+		return ERR_PTR(-ESRCH);
+	hw_breakpoint_init(&attr);
+	attr.bp_addr = w->uaddr;
+	attr.bp_len = HW_BREAKPOINT_LEN_4;
+	attr.bp_type = HW_BREAKPOINT_W;
+	attr.exclude_kernel = 1;
+	/* threads the application starts later store to the page */
+	attr.inherit = 1;
+	/* but not the programs it forks: they do not have the mapping */
+	attr.inherit_thread = 1;
+	return register_user_hw_breakpoint(&attr, irdma_sim_watch_hit, w,
+					   current);
+}
+
+/**
  * irdma_sim_watch_register() - set the breakpoint of a new watch
  * @cb: the watch's reg
  *
@@ -188,24 +215,8 @@ static void irdma_sim_watch_register(struct callback_head *cb)
 	struct irdma_sim_watch *w = container_of(cb, struct irdma_sim_watch,
 						 reg);
 	struct irdma_sim *sim = w->sim;
-	struct perf_event_attr attr;
-	struct perf_event *bp;
+	struct perf_event *bp = irdma_sim_watch_bp(w);
 
-	if (current->flags & PF_EXITING) {
-		bp = ERR_PTR(-ESRCH);
-	} else {
-		hw_breakpoint_init(&attr);
-		attr.bp_addr = w->uaddr;
-		attr.bp_len = HW_BREAKPOINT_LEN_4;
-		attr.bp_type = HW_BREAKPOINT_W;
-		attr.exclude_kernel = 1;
-		/* threads the application starts later store to the page */
-		attr.inherit = 1;
-		/* but not the programs it forks: they do not have the mapping */
-		attr.inherit_thread = 1;
-		bp = register_user_hw_breakpoint(&attr, irdma_sim_watch_hit, w,
-						 current);
-	}
 	if (IS_ERR(bp)) {
 		atomic64_inc(&sim->db_watch_failed);
 		dev_dbg(&sim->dev, "no watchpoint for %s[%d]'s doorbell page: %pe\n",
