@@ -37,6 +37,15 @@
  *	idle, while the COUNT connections are made and timed (the rate with
  *	HOLD connections held; "cm_loop: holding 1000 connections, set up
  *	in 9.1 s"); then close the held ones.  The server needs -n 0.
+ *   cm_loop -c ... -T
+ *	as -c, and at the end print where a connection's time went, as the
+ *	mean over the connections that closed cleanly, in microseconds:
+ *	"cm_loop: phases (us): resolve 812 qp 240 connect 2210
+ *	disconnect 950 destroy 610".  resolve is rdma_create_id() to
+ *	ROUTE_RESOLVED; qp is rdma_create_qp() (with the PD and CQ on the
+ *	first); connect is rdma_connect() to ESTABLISHED; disconnect is
+ *	rdma_disconnect() to DISCONNECTED; destroy is rdma_destroy_qp()
+ *	and rdma_destroy_id().
  *   cm_loop -c ... -H HOLD -W
  *	as -H, but keep the held connections open after the COUNT ones
  *	(which may be 0) until SIGTERM or SIGINT, and only then close them:
@@ -69,6 +78,15 @@
 static int with_pdata;
 static int overflow;
 static int hold_wait;
+static int phases;
+
+/* -T: the phases of a connection, and their sums over the clean ones */
+enum { PH_RESOLVE, PH_QP, PH_CONNECT, PH_DISCONNECT, PH_DESTROY, PH_N };
+static const char *const phase_name[PH_N] = {
+	"resolve", "qp", "connect", "disconnect", "destroy"
+};
+static double phase_sum[PH_N];
+static int phase_count;
 static volatile sig_atomic_t stop;
 
 static void on_signal(int sig)
@@ -103,6 +121,18 @@ static double elapsed_s(const struct timespec *a)
 
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	return (b.tv_sec - a->tv_sec) + (b.tv_nsec - a->tv_nsec) / 1e9;
+}
+
+/* -T: the time since *@t in microseconds; *@t becomes now */
+static double lap_us(struct timespec *t)
+{
+	struct timespec now;
+	double us;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	us = (now.tv_sec - t->tv_sec) * 1e6 + (now.tv_nsec - t->tv_nsec) / 1e3;
+	*t = now;
+	return us;
 }
 
 /* PD and CQ of one device context, made on first use (one per process) */
@@ -337,10 +367,13 @@ static int client_one(struct rdma_event_channel *ch, struct dev_res *res,
 		.initiator_depth = 1,
 		.retry_count = 1,
 	};
+	double ph[PH_N] = {};
 	struct rdma_cm_event *ev;
 	struct rdma_cm_id *id;
-	int ret = -1;
+	struct timespec t;
+	int ret = -1, k;
 
+	clock_gettime(CLOCK_MONOTONIC, &t);
 	if (with_pdata) {
 		cp.private_data = client_pdata;
 		cp.private_data_len = sizeof(client_pdata);
@@ -356,8 +389,10 @@ static int client_one(struct rdma_event_channel *ch, struct dev_res *res,
 		fprintf(stderr, "cm_loop: cannot resolve the server\n");
 		goto out_destroy;
 	}
+	ph[PH_RESOLVE] = lap_us(&t);
 	if (make_qp(res, id))
 		goto out_destroy;
+	ph[PH_QP] = lap_us(&t);
 	if (rdma_connect(id, &cp)) {
 		if (errno == EADDRNOTAVAIL) {
 			ret = 2;
@@ -390,6 +425,7 @@ static int client_one(struct rdma_event_channel *ch, struct dev_res *res,
 		goto out_destroy_qp;
 	}
 	rdma_ack_cm_event(ev);
+	ph[PH_CONNECT] = lap_us(&t);
 	if (keep) {
 		*keep = id;
 		return 0;
@@ -402,6 +438,7 @@ static int client_one(struct rdma_event_channel *ch, struct dev_res *res,
 	}
 	if (expect_event(ch, RDMA_CM_EVENT_DISCONNECTED, NULL))
 		goto out_destroy_qp;
+	ph[PH_DISCONNECT] = lap_us(&t);
 	ret = 0;
 out_destroy_qp:
 	if (id->qp)
@@ -412,7 +449,26 @@ out_destroy_qp:
 	drain_cq(res);
 out_destroy:
 	rdma_destroy_id(id);
+	if (!ret && !overflow) {
+		ph[PH_DESTROY] = lap_us(&t);
+		for (k = 0; k < PH_N; k++)
+			phase_sum[k] += ph[k];
+		phase_count++;
+	}
 	return ret;
+}
+
+/* -T: print the mean of each phase over the clean connections */
+static void print_phases(void)
+{
+	int k;
+
+	if (!phase_count)
+		return;
+	printf("cm_loop: phases (us):");
+	for (k = 0; k < PH_N; k++)
+		printf(" %s %.0f", phase_name[k], phase_sum[k] / phase_count);
+	printf("\n");
 }
 
 /* connect_retried: client_one() with retries of EADDRNOTAVAIL */
@@ -539,6 +595,8 @@ static int run_client(const char *addr, const char *port, int count,
 	printf("cm_loop: %d connections in %.1f s (%.1f/s), %d failed%s%s\n",
 	       i, s, s > 0 ? i / s : 0.0, failed, res.verbs ? " from " : "",
 	       res.verbs ? ibv_get_device_name(res.verbs->device) : "");
+	if (phases)
+		print_phases();
 	if (retried)
 		printf("cm_loop: %d connects retried (EADDRNOTAVAIL)\n",
 		       retried);
@@ -570,7 +628,7 @@ int main(int argc, char **argv)
 	const char *addr = NULL, *port = NULL;
 	int mode = 0, count = 1, maxfail = 0, hold = 0, c;
 
-	while ((c = getopt(argc, argv, "sca:p:n:f:POt:H:W")) != -1) {
+	while ((c = getopt(argc, argv, "sca:p:n:f:POt:H:WT")) != -1) {
 		switch (c) {
 		case 's':
 		case 'c':
@@ -603,6 +661,9 @@ int main(int argc, char **argv)
 		case 'W':
 			hold_wait = 1;
 			break;
+		case 'T':
+			phases = 1;
+			break;
 		default:
 			mode = 0;
 			break;
@@ -610,9 +671,9 @@ int main(int argc, char **argv)
 	}
 	if (!mode || !addr || !port || count < 0 || (mode == 'c' && !count && !hold_wait) ||
 	    maxfail < 0 || timeout_s < 1 || hold < 0 || (hold && overflow) ||
-	    (hold_wait && (mode != 'c' || !hold))) {
+	    (hold_wait && (mode != 'c' || !hold)) || (phases && mode != 'c')) {
 		fprintf(stderr,
-			"usage: cm_loop -s|-c -a ADDR -p PORT [-n COUNT] [-f MAXFAIL] [-P] [-O | -H HOLD [-W]] [-t SEC]\n");
+			"usage: cm_loop -s|-c -a ADDR -p PORT [-n COUNT] [-f MAXFAIL] [-P] [-O | -H HOLD [-W]] [-T] [-t SEC]\n");
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
