@@ -20,12 +20,17 @@
 # time is run again, up to --tries times in all (default 3); with
 # --retry-failed so is a run that failed, which the cell still counts as
 # failed ("1/1, 1 failed": one number, one failure):
-#   ib_write_bw, ib_read_bw, ib_send_bw   -R, --iters messages (default
-#       1000) of 64 KiB and of 4 KiB: MB/s, and the CPU time of both vCPUs
-#       per MB moved (both ends run in this VM, connection setup included)
-#   ib_write_lat, ib_send_lat, ib_read_lat  -R, 8 bytes: typical usec
+#   ib_write_bw, ib_read_bw, ib_send_bw   -R, 64 KiB and 4 KiB messages,
+#       each cell moving --iters (default 1000) times 64 KiB (--iters
+#       messages of 64 KiB, 16 times as many of 4 KiB): MB/s, and the CPU
+#       time of both vCPUs per MB moved (both ends run in this VM, setup
+#       included: the same bytes per cell keep perftest's start-up, about a
+#       second of CPU, from weighing more in the smaller messages' cells)
+#   ib_write_lat, ib_send_lat, ib_read_lat  -R, 8 bytes, --iters messages:
+#       typical usec
 #   connect rate      tests/progs/cm_loop: --conns (default 200) serial
-#       rdma_cm connect + disconnect, connections/s
+#       rdma_cm connect + disconnect, connections/s; and, with none held,
+#       the mean time of each phase of a connection (cm_loop -T)
 #   held rate         the same with --hold (default 1000) idle connections
 #       held open next to them, and its ratio to the rate with none
 #   idle QPs          ib_write_lat again with --hold minus 1 idle connections
@@ -112,6 +117,15 @@ work=$(mktemp -d /var/tmp/bench.XXXXXX)
 t_defer rm -rf "$work"
 hz=$(getconf CLK_TCK)
 
+# msgs TOOL SIZE: the messages a run sends: --iters, or for a bandwidth
+# test as many as make --iters times 64 KiB
+msgs() {
+	case $1 in
+	*_bw) echo $((iters * 65536 / $2 > iters ? iters * 65536 / $2 : iters)) ;;
+	*) echo "$iters" ;;
+	esac
+}
+
 # busy_ticks: clock ticks all CPUs spent busy so far
 busy_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 }' /proc/stat; }
 
@@ -122,8 +136,10 @@ busy_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 }' /proc/stat; }
 # "fail" (the output of both ends is kept in $work/fail.*)
 perf() {
 	local tool=$1 size=$2 sdev=$3 cdev=$4 port=$5
-	local sargs=(-R -F -d "$sdev" -p "$port" -s "$size" -n "$iters") cargs b0 b1 v spid rc=0 src=0
-	cargs=(-R -F -d "$cdev" -p "$port" -s "$size" -n "$iters")
+	local n sargs cargs b0 b1 v spid rc=0 src=0
+	n=$(msgs "$tool" "$size")
+	sargs=(-R -F -d "$sdev" -p "$port" -s "$size" -n "$n")
+	cargs=(-R -F -d "$cdev" -p "$port" -s "$size" -n "$n")
 	# Debian's perftest asks 220 bytes of inline data on any Intel
 	# device in its Send/Write latency tests; the E810 has 101
 	case $tool in
@@ -158,13 +174,18 @@ perf() {
 }
 
 # rate HOLD SDEV CDEV PORT: one cm_loop run of $conns connections with HOLD
-# held; prints "ok RATE" or "fail"
+# held; prints "ok RATE RESOLVE QP CONNECT DISCONNECT DESTROY" (the mean
+# usec of each phase of a connection, cm_loop -T) or "fail"
 rate() {
-	local held=$1 port=$4 spid v='' args=()
-	[ "$held" -gt 0 ] && args=(-H "$held")
+	local held=$1 port=$4 spid v='' ph args=(-T)
+	[ "$held" -gt 0 ] && args+=(-H "$held")
 	ip netns exec "$T_NS_B" "$T_PROGS/cm_loop" -s -a "$T_IP_B" -p "$port" -n 0 -t 30 >"$work/srv" 2>&1 &
 	spid=$!
 	t_wait 10 t_listen_ready "$T_NS_B" "$port" "$2"
+	# one connection first, untimed: neither ARP nor a first use of
+	# anything goes into the rate, whichever cell ran before
+	ip netns exec "$T_NS_A" timeout 30 "$T_PROGS/cm_loop" -c -a "$T_IP_B" -p "$port" -n 1 -t 30 \
+		>/dev/null 2>&1
 	ip netns exec "$T_NS_A" timeout $((120 + held / 5)) "$T_PROGS/cm_loop" -c -a "$T_IP_B" -p "$port" \
 		-n "$conns" -t 30 "${args[@]}" >"$work/cli" 2>&1 &&
 		v=$(sed -n 's/^cm_loop: [0-9]* connections in .* s (\([0-9.]*\)\/s), 0 failed.*/\1/p' "$work/cli")
@@ -175,7 +196,8 @@ rate() {
 		echo fail
 		return
 	fi
-	echo "ok $v"
+	ph=$(sed -n 's/^cm_loop: phases (us): resolve \([0-9]*\) qp \([0-9]*\) connect \([0-9]*\) disconnect \([0-9]*\) destroy \([0-9]*\)$/\1 \2 \3 \4 \5/p' "$work/cli")
+	echo "ok $v $ph"
 }
 
 # meminfo: "USED SLAB" in KiB, caches dropped first (see idle)
@@ -298,6 +320,7 @@ for pair in $pairs; do
 		: >"$work/ticks"
 		: >"$work/kib"
 		: >"$work/slab"
+		for ((i = 1; i <= 5; i++)); do : >"$work/ph$i"; done
 		F[$key]=0
 		for ((r = 0; r < runs; r++)); do
 			# a run perftest could not time is run again, and
@@ -331,6 +354,13 @@ for pair in $pairs; do
 				echo "$kib" >>"$work/kib"
 				echo "$slab" >>"$work/slab"
 				;;
+			rate.ok*)
+				read -r -a ph <<<"$res"
+				echo "${ph[1]}" >>"$work/vals"
+				for ((i = 1; i <= 5 && i + 1 < ${#ph[@]}; i++)); do
+					echo "${ph[i + 1]}" >>"$work/ph$i"
+				done
+				;;
 			*.ok*)
 				read -r _ val tk <<<"$res"
 				echo "$val" >>"$work/vals"
@@ -341,16 +371,24 @@ for pair in $pairs; do
 		N[$key]=$(wc -l <"$work/vals")
 		V[$key]=$(median <"$work/vals")
 		# the idle cell's kernel KiB per connection held (and slab);
-		# CPU ms per MB moved: median ticks over iters x size bytes
+		# CPU ms per MB moved: median ticks over messages x size bytes
 		# shellcheck disable=SC2034 # read through row's nameref
 		case $t in
+		rate)
+			# the phases of a connection: V and N of "ph1:0".."ph5:0"
+			for ((i = 1; i <= 5; i++)); do
+				V[$pair.ph$i:$size]=$(median <"$work/ph$i")
+				N[$pair.ph$i:$size]=$(wc -l <"$work/ph$i")
+				F[$pair.ph$i:$size]=${F[$key]}
+			done
+			;;
 		idle)
 			KIB[$pair.mem:$size]=$(median <"$work/kib")
 			SLAB[$pair.mem:$size]=$(median <"$work/slab")
 			N[$pair.mem:$size]=$(wc -l <"$work/kib")
 			F[$pair.mem:$size]=${F[$key]}
 			;;
-		*_bw) CPU[$key]=$(median <"$work/ticks" | awk -v hz="$hz" -v n="$iters" -v s="$size" \
+		*_bw) CPU[$key]=$(median <"$work/ticks" | awk -v hz="$hz" -v n="$(msgs "$t" "$size")" -v s="$size" \
 			'NF { printf "%.1f", $1 * 1000 / hz / (n * s / 1e6) }') ;;
 		esac
 	done
@@ -392,7 +430,7 @@ row() {
 
 out "## iWARP benchmark, $(date -u +%Y-%m-%d), $(nproc) vCPUs under QEMU/TCG"
 out ""
-out "Runs per cell: $runs; perftest -R, $iters messages, client SYNs delayed $T_SYN_DELAY_MS ms (perftest's listen race); connect rate: $conns serial connections."
+out "Runs per cell: $runs; perftest -R, $iters messages of 64 KiB or 8 B, $((iters * 16)) of 4 KiB, client SYNs delayed $T_SYN_DELAY_MS ms (perftest's listen race); connect rate: $conns serial connections."
 out "siw is built with MPA CRC required.  Each cell: median (runs with a number/runs) and its ratio to siw/siw."
 out ""
 out "| test | ${pairs// / | } |"
@@ -408,6 +446,15 @@ for cell in $cells; do
 	row "$label" V "$cell"
 	case $t in
 	*_bw) row "ib_$t $((size / 1024)) KiB, CPU ms/MB" CPU "$cell" ;;
+	rate)
+		i=0
+		for ph in "rdma_create_id() to ROUTE_RESOLVED" "rdma_create_qp()" \
+			"rdma_connect() to ESTABLISHED" "rdma_disconnect() to DISCONNECTED" \
+			"rdma_destroy_qp() and rdma_destroy_id()"; do
+			i=$((i + 1))
+			[ "$size" = 0 ] && row "of a connection: $ph, usec" V "ph$i:$size"
+		done
+		;;
 	idle)
 		row "kernel KiB per idle connection held (both ends)" KIB "mem:$size"
 		row "of which slab, KiB" SLAB "mem:$size"
