@@ -45,7 +45,8 @@
  *	ROUTE_RESOLVED; qp is rdma_create_qp() (with the PD and CQ on the
  *	first); connect is rdma_connect() to ESTABLISHED; disconnect is
  *	rdma_disconnect() to DISCONNECTED; destroy is rdma_destroy_qp()
- *	and rdma_destroy_id().
+ *	and rdma_destroy_id().  With -O nothing is timed (its connections
+ *	destroy their QP before they disconnect).
  *   cm_loop -c ... -H HOLD -W
  *	as -H, but keep the held connections open after the COUNT ones
  *	(which may be 0) until SIGTERM or SIGINT, and only then close them:
@@ -115,12 +116,18 @@ static int pdata_ok(const struct rdma_cm_event *ev, const char *want, int len)
 	return 0;
 }
 
+/* seconds from *@a to *@b */
+static double ts_sub_s(const struct timespec *a, const struct timespec *b)
+{
+	return (b->tv_sec - a->tv_sec) + (b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
 static double elapsed_s(const struct timespec *a)
 {
 	struct timespec b;
 
 	clock_gettime(CLOCK_MONOTONIC, &b);
-	return (b.tv_sec - a->tv_sec) + (b.tv_nsec - a->tv_nsec) / 1e9;
+	return ts_sub_s(a, &b);
 }
 
 /* -T: the time since *@t in microseconds; *@t becomes now */
@@ -130,7 +137,7 @@ static double lap_us(struct timespec *t)
 	double us;
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	us = (now.tv_sec - t->tv_sec) * 1e6 + (now.tv_nsec - t->tv_nsec) / 1e3;
+	us = ts_sub_s(t, &now) * 1e6;
 	*t = now;
 	return us;
 }
