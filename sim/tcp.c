@@ -219,6 +219,38 @@ static void irdma_sim_tcp_evict_tw(struct net *net, struct irdma_sim_iw *iw)
 }
 
 /**
+ * irdma_sim_tcp_hold_window() - offer the context's receive window for good
+ * @sk: restored socket, locked
+ * @wnd: the context's receive window, in bytes
+ *
+ * The adapter offers one window all along: it places what arrives at
+ * once.  A socket offers the smaller of its free receive buffer and its
+ * slow-start threshold, both sized at connect() for a handshake of its
+ * own, and never moves the window's right edge back.  Restored with a
+ * larger window (the CM offers 256 KiB), it would offer what is left of
+ * that window, less each segment's bytes, until the two meet - 7,000
+ * small messages later - and every segment meanwhile would take TCP's
+ * slow path, since header prediction compares the window field.  So the
+ * socket gets a receive buffer whose free space is @wnd, a threshold and
+ * a clamp of @wnd, and a buffer size of its own (no autotuning past it).
+ */
+static void irdma_sim_tcp_hold_window(struct sock *sk, u32 wnd)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	int space = wnd;
+	int i;
+
+	sock_owned_by_me(sk);
+	/* tcp_space() is a fraction of the buffer (tcp_adv_win_scale) */
+	for (i = 0; i < 8 && tcp_win_from_space(sk, space) < (int)wnd; i++)
+		space += wnd;
+	WRITE_ONCE(sk->sk_rcvbuf, max(sk->sk_rcvbuf, space));
+	sk->sk_userlocks |= SOCK_RCVBUF_LOCK;
+	tp->window_clamp = wnd;
+	tp->rcv_ssthresh = wnd;
+}
+
+/**
  * irdma_sim_tcp_restore() - a socket in repair mode holding the QP's
  * connection
  * @iw: engine in the handoff phase, connection read from the context
@@ -308,6 +340,7 @@ static int irdma_sim_tcp_restore(struct irdma_sim_iw *iw,
 	 */
 	if (iw->ecn)
 		tcp_sk(sk)->ecn_flags = TCP_ECN_OK;
+	irdma_sim_tcp_hold_window(sk, iw->rcv_wnd);
 	dst = __sk_dst_get(sk);
 	if (dst)
 		tcp_sync_mss(sk, dst_mtu(dst));

@@ -19,8 +19,11 @@
 # server) and report a result; bandwidths and latencies are logged (the
 # benchmark is tools/bench.sh).  Between two model instances, the
 # receiving engine's socket callback must have placed data itself (the
-# rx_now counter in debugfs).  Then the modules unload with a clean
-# kernel log.
+# rx_now counter in debugfs), and in a second ib_write_lat most data
+# segments must take TCP's fast path (header prediction, which compares
+# the window field: the model's sockets must keep offering the context's
+# window rather than what is left of it).  Then the modules unload with a
+# clean kernel log.
 #
 # Every perftest run uses perftest's default port, as a user would: the
 # server listens on the wildcard address, so rdma_cm listens on every RDMA
@@ -164,6 +167,33 @@ ucm() {
 	fi
 }
 
+# tcp_stat NS NAME: a TCP counter of netns NS (TcpExt... or Tcp...)
+tcp_stat() {
+	ip netns exec "$1" cat /proc/net/netstat /proc/net/snmp 2>/dev/null |
+		awk -v want="$2" '
+		$1 ~ /^Tcp(Ext)?:$/ && !($1 in hdr) { hdr[$1] = $0; next }
+		$1 in hdr { n = split(hdr[$1], h); sub(/:$/, "", h[1])
+			for (i = 2; i <= n; i++) if (h[1] h[i] == want) v = $i }
+		END { print v + 0 }'
+}
+
+# header prediction: the model's sockets offer the window of the QP
+# context all along, so a request-response stream takes TCP's fast path
+window_fast_path() {
+	local name=$P/fast-path-irdma-client-irdma hits0 hits1 segs0 segs1
+	hits0=$(tcp_stat "$T_NS_B" TcpExtTCPHPHits)
+	segs0=$(tcp_stat "$T_NS_B" TcpInSegs)
+	perf "$name-lat" ib_write_lat irdma1 irdma0
+	hits1=$(tcp_stat "$T_NS_B" TcpExtTCPHPHits)
+	segs1=$(tcp_stat "$T_NS_B" TcpInSegs)
+	t_log "$name: $((hits1 - hits0)) of $((segs1 - segs0)) segments in netns b on the fast path"
+	if [ $((hits1 - hits0)) -ge $((LAT_ITERS / 2)) ]; then
+		t_pass "$name"
+	else
+		t_fail "$name" "$((hits1 - hits0)) fast-path data segments for $LAT_ITERS messages: the window changes with each segment"
+	fi
+}
+
 # irdma0 (a) client of siw0 (b), then siw0 client of irdma0
 matrix irdma-client-siw siw0 irdma0
 ucm "$P/ucmatose-irdma-client-siw"
@@ -174,6 +204,7 @@ if t_check "$P/link-add-irdma1" t_in "$T_NS_B" rdma link add irdma1 type irdma_s
 	t_defer rdma link delete irdma1
 	now0=$(rx_now)
 	matrix irdma-client-irdma irdma1 irdma0
+	window_fast_path
 	PERF_QPS=4 perf "$P/send_bw-4qps-irdma-client-irdma" ib_send_bw irdma1 irdma0
 	ucm "$P/ucmatose-irdma-client-irdma"
 	now1=$(rx_now)
