@@ -233,18 +233,30 @@ static void irdma_sim_tcp_evict_tw(struct net *net, struct irdma_sim_iw *iw)
  * slow path, since header prediction compares the window field.  So the
  * socket gets a receive buffer whose free space is @wnd, a threshold and
  * a clamp of @wnd, and a buffer size of its own (no autotuning past it).
+ * A window no header can carry is cut to what one can; one that needs a
+ * buffer beyond tcp_rmem's maximum gets that maximum (the socket then
+ * offers less, as a host socket would); a zero window leaves the socket
+ * as it is.
  */
 static void irdma_sim_tcp_hold_window(struct sock *sk, u32 wnd)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
-	int space = wnd;
+	int limit = max(READ_ONCE(sk->sk_rcvbuf),
+			READ_ONCE(sock_net(sk)->ipv4.sysctl_tcp_rmem[2]));
+	u64 space;
 	int i;
 
 	sock_owned_by_me(sk);
+	wnd = min_t(u32, wnd, (u32)U16_MAX << tp->rx_opt.rcv_wscale);
+	if (!wnd)
+		return;
 	/* tcp_space() is a fraction of the buffer (tcp_adv_win_scale) */
-	for (i = 0; i < 8 && tcp_win_from_space(sk, space) < (int)wnd; i++)
-		space += wnd;
-	WRITE_ONCE(sk->sk_rcvbuf, max(sk->sk_rcvbuf, space));
+	space = wnd;
+	for (i = 0; i < 32 && space < (u64)limit &&
+	     tcp_win_from_space(sk, space) < (int)wnd; i++)
+		space <<= 1;
+	WRITE_ONCE(sk->sk_rcvbuf, max_t(int, READ_ONCE(sk->sk_rcvbuf),
+					min_t(u64, space, limit)));
 	sk->sk_userlocks |= SOCK_RCVBUF_LOCK;
 	tp->window_clamp = wnd;
 	tp->rcv_ssthresh = wnd;
