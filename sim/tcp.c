@@ -244,7 +244,6 @@ static void irdma_sim_tcp_hold_window(struct sock *sk, u32 wnd)
 	int limit = max(READ_ONCE(sk->sk_rcvbuf),
 			READ_ONCE(sock_net(sk)->ipv4.sysctl_tcp_rmem[2]));
 	u64 space;
-	int i;
 
 	sock_owned_by_me(sk);
 	wnd = min_t(u32, wnd, (u32)U16_MAX << tp->rx_opt.rcv_wscale);
@@ -252,8 +251,7 @@ static void irdma_sim_tcp_hold_window(struct sock *sk, u32 wnd)
 		return;
 	/* tcp_space() is a fraction of the buffer (tcp_adv_win_scale) */
 	space = wnd;
-	for (i = 0; i < 32 && space < (u64)limit &&
-	     tcp_win_from_space(sk, space) < (int)wnd; i++)
+	while (space < (u64)limit && tcp_win_from_space(sk, space) < (int)wnd)
 		space <<= 1;
 	WRITE_ONCE(sk->sk_rcvbuf, max_t(int, READ_ONCE(sk->sk_rcvbuf),
 					min_t(u64, space, limit)));

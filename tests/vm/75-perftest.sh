@@ -167,14 +167,10 @@ ucm() {
 	fi
 }
 
-# tcp_stat NS NAME: a TCP counter of netns NS (TcpExt... or Tcp...)
+# tcp_stat NS NAME: a TCP counter of netns NS (as nstat names it)
 tcp_stat() {
-	ip netns exec "$1" cat /proc/net/netstat /proc/net/snmp 2>/dev/null |
-		awk -v want="$2" '
-		$1 ~ /^Tcp(Ext)?:$/ && !($1 in hdr) { hdr[$1] = $0; next }
-		$1 in hdr { n = split(hdr[$1], h); sub(/:$/, "", h[1])
-			for (i = 2; i <= n; i++) if (h[1] h[i] == want) v = $i }
-		END { print v + 0 }'
+	ip netns exec "$1" nstat -asz "$2" 2>/dev/null |
+		awk -v want="$2" '$1 == want { v = $2 } END { print v + 0 }'
 }
 
 # header prediction: the model's sockets offer the window of the QP
