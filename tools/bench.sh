@@ -39,6 +39,9 @@
 #       both ends together, per connection: the growth of used memory
 #       (MemTotal - MemFree - Buffers - Cached, caches dropped) less the
 #       growth of the two cm_loops' resident memory, and of that the slab
+# Below the table, what one doorbell costs this CPU (tests/progs/db_trap):
+# a system call (siw's doorbell) against a store under a write watchpoint
+# (the model's), and the kernel work after each.
 # --cells runs only the cells named, as in "write_lat:8 rate:0 held idle"
 # (held: the rate with --hold held; idle: the idle QPs cells).
 # The last column of each row is the ratio to siw/siw.  A run that fails
@@ -471,6 +474,15 @@ ratio_row() {
 }
 ratio_row "latency beside idle / alone" "idle:$hold" write_lat:8
 ratio_row "held rate / rate with none" "rate:$hold" rate:0
+# what one doorbell costs here: siw rings with a system call, the model
+# sees libirdma's store through a watchpoint trap (tests/progs/db_trap)
+if db=$("$T_PROGS/db_trap" 2>&1); then
+	out ""
+	out "One doorbell on this CPU (tests/progs/db_trap): $db."
+else
+	out ""
+	out "One doorbell on this CPU: db_trap failed: $db"
+fi
 out ""
 out "Bandwidth, rates: higher is better; latency, CPU: lower is better."
 out "n/a: siw/irdma ib_write_lat (and the idle rows, which run it): siw starts MPA in client-server mode (no RTR), where the responder may not send first; ib_write_lat's server does."
