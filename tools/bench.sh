@@ -44,6 +44,8 @@
 # (the model's), and the kernel work after each.
 # --cells runs only the cells named, as in "write_lat:8 rate:0 held idle"
 # (held: the rate with --hold held; idle: the idle QPs cells).
+# Each cell runs its runs for every pair in turn, on devices made for it
+# and deleted after it (one pair's devices at a time).
 # The last column of each row is the ratio to siw/siw.  A run that fails
 # (a failed connect included) counts as no number: a cell with none says
 # "fail", never a value.  Cells that cannot run say "n/a" and the table's
@@ -291,16 +293,35 @@ fi
 declare -A V CPU KIB SLAB N F
 clock_retries=0
 port=19000
-for pair in $pairs; do
-	cstack=${pair%/*} sstack=${pair#*/}
-	cdev=${cstack}0 sdev=${sstack}1
-	t_in "$T_NS_A" rdma link add "$cdev" type "${cstack/irdma/irdma_sim}" netdev "$T_IF_A" ||
-		die "rdma link add $cdev failed"
-	t_defer rdma link delete "$cdev"
-	t_in "$T_NS_B" rdma link add "$sdev" type "${sstack/irdma/irdma_sim}" netdev "$T_IF_B" ||
-		die "rdma link add $sdev failed"
-	t_defer rdma link delete "$sdev"
-	for cell in $cells; do
+# One pair's devices at a time: two iWARP devices on one netdev both take
+# a listener on a wildcard address, and the model's would take siw's SYNs.
+# Each cell runs every pair in turn, each with fresh devices, so that a
+# cell's ratios compare runs made minutes, not a whole bench, apart: this
+# host's speed drifts.
+links=''
+# links_down: delete the devices links_up made
+links_down() {
+	local d
+	for d in $links; do
+		rdma link delete "$d" || out "bench: rdma link delete $d failed"
+	done
+	links=''
+}
+t_defer links_down
+# links_up PAIR: the client's device in netns a, the server's in netns b
+links_up() {
+	local cstack=${1%/*} sstack=${1#*/}
+	t_in "$T_NS_A" rdma link add "${cstack}0" type "${cstack/irdma/irdma_sim}" netdev "$T_IF_A" ||
+		die "rdma link add ${cstack}0 failed"
+	links="${cstack}0"
+	t_in "$T_NS_B" rdma link add "${sstack}1" type "${sstack/irdma/irdma_sim}" netdev "$T_IF_B" ||
+		die "rdma link add ${sstack}1 failed"
+	links+=" ${sstack}1"
+}
+for cell in $cells; do
+	for pair in $pairs; do
+		cstack=${pair%/*} sstack=${pair#*/}
+		cdev=${cstack}0 sdev=${sstack}1
 		t=${cell%:*} size=${cell#*:} key=$pair.$cell
 		# siw as the MPA initiator of irdma runs MPA's client-server
 		# mode (no RTR): the responder may not send first, and
@@ -319,6 +340,7 @@ for pair in $pairs; do
 		rate | idle) t_syn_delay "$T_NS_A" "$T_IF_A" 0 ;;
 		*) t_syn_delay "$T_NS_A" "$T_IF_A" "$T_SYN_DELAY_MS" ;;
 		esac || die "tc on $T_IF_A failed"
+		links_up "$pair"
 		: >"$work/vals"
 		: >"$work/ticks"
 		: >"$work/kib"
@@ -394,9 +416,8 @@ for pair in $pairs; do
 		*_bw) CPU[$key]=$(median <"$work/ticks" | awk -v hz="$hz" -v n="$(msgs "$t" "$size")" -v s="$size" \
 			'NF { printf "%.1f", $1 * 1000 / hz / (n * s / 1e6) }') ;;
 		esac
+		links_down
 	done
-	rdma link delete "$cdev"
-	rdma link delete "$sdev"
 done
 
 # show VALUE REF N FAILED: "value (n/runs[, k failed]) ratio", "fail
