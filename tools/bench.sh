@@ -299,7 +299,7 @@ port=19000
 # cell's ratios compare runs made minutes, not a whole bench, apart: this
 # host's speed drifts.
 links=''
-# links_down: delete the devices links_up made
+# links_down: delete the devices link_add made
 links_down() {
 	local d
 	for d in $links; do
@@ -308,15 +308,11 @@ links_down() {
 	links=''
 }
 t_defer links_down
-# links_up PAIR: the client's device in netns a, the server's in netns b
-links_up() {
-	local cstack=${1%/*} sstack=${1#*/}
-	t_in "$T_NS_A" rdma link add "${cstack}0" type "${cstack/irdma/irdma_sim}" netdev "$T_IF_A" ||
-		die "rdma link add ${cstack}0 failed"
-	links="${cstack}0"
-	t_in "$T_NS_B" rdma link add "${sstack}1" type "${sstack/irdma/irdma_sim}" netdev "$T_IF_B" ||
-		die "rdma link add ${sstack}1 failed"
-	links+=" ${sstack}1"
+# link_add NS IF DEV STACK: device DEV of STACK (siw or irdma) on IF in NS
+link_add() {
+	t_in "$1" rdma link add "$3" type "${4/irdma/irdma_sim}" netdev "$2" ||
+		die "rdma link add $3 failed"
+	links+=" $3"
 }
 for cell in $cells; do
 	for pair in $pairs; do
@@ -340,7 +336,8 @@ for cell in $cells; do
 		rate | idle) t_syn_delay "$T_NS_A" "$T_IF_A" 0 ;;
 		*) t_syn_delay "$T_NS_A" "$T_IF_A" "$T_SYN_DELAY_MS" ;;
 		esac || die "tc on $T_IF_A failed"
-		links_up "$pair"
+		link_add "$T_NS_A" "$T_IF_A" "$cdev" "$cstack"
+		link_add "$T_NS_B" "$T_IF_B" "$sdev" "$sstack"
 		: >"$work/vals"
 		: >"$work/ticks"
 		: >"$work/kib"
@@ -497,11 +494,10 @@ ratio_row "latency beside idle / alone" "idle:$hold" write_lat:8
 ratio_row "held rate / rate with none" "rate:$hold" rate:0
 # what one doorbell costs here: siw rings with a system call, the model
 # sees libirdma's store through a watchpoint trap (tests/progs/db_trap)
+out ""
 if db=$("$T_PROGS/db_trap" 2>&1); then
-	out ""
 	out "One doorbell on this CPU (tests/progs/db_trap): $db."
 else
-	out ""
 	out "One doorbell on this CPU: db_trap failed: $db"
 fi
 out ""

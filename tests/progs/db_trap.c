@@ -110,7 +110,8 @@ static int watch(volatile void *addr)
 
 int main(int argc, char **argv)
 {
-	double *sys, *plain, *watched, *after_plain, *after_watched, t0, t1;
+	double *sys, *plain, *watched, *after_plain, *after_watched;
+	double work_plain, work_watched, t0;
 	int rounds = 2000, opt, i;
 
 	while ((opt = getopt(argc, argv, "n:")) != -1) {
@@ -148,12 +149,12 @@ int main(int argc, char **argv)
 		store_then_work(&words[WATCHED], i, &watched[i],
 				&after_watched[i]);
 	}
-	t0 = median(after_plain, rounds);
-	t1 = median(after_watched, rounds);
+	work_plain = median(after_plain, rounds);
+	work_watched = median(after_watched, rounds);
 	printf("syscall %.2f, plain store %.2f, watched store %.2f usec; ",
 	       median(sys, rounds), median(plain, rounds),
 	       median(watched, rounds));
 	printf("kernel work after a plain store %.2f, after a watched store %.2f usec (%+.2f); medians of %d rounds\n",
-	       t0, t1, t1 - t0, rounds);
+	       work_plain, work_watched, work_watched - work_plain, rounds);
 	return 0;
 }
