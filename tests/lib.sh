@@ -43,7 +43,9 @@
 # fails when a cache grew by more than the tolerance (see there).  Boot
 # with slab_nomerge (tools/vm/tests.sh does) so a driver's named caches are
 # not merged into kmalloc-*.  Take the baseline after a warm-up (modules
-# loaded, one cycle done).
+# loaded, one cycle done).  From the first snapshot on, kmalloc and kfree
+# are traced, so a failed comparison names the call sites of the objects
+# still held (t_slab_watch_report).
 #
 # Modules: t_modref MOD prints /sys/module/MOD/refcnt ("-" when not
 # loaded); t_modref_wait MOD VALUE [SEC]; t_mod_loaded MOD; t_ko_ours MOD.
@@ -285,10 +287,122 @@ t_slab_settle() {
 	sleep 1
 }
 
-# t_slab_snap FILE: "cache active_objs objs_per_slab" for every cache
+# t_slab_snap FILE: "cache active_objs objs_per_slab" for every cache.
+# The first snapshot starts the allocation watch (t_slab_watch_start) before
+# it counts: the watch's buffer is slab memory too.  The snapshot's own
+# allocations are not watched (its frees are).
 t_slab_snap() {
+	t_slab_watch_start
+	t_slab_watch_allocs 0
 	t_slab_settle
 	awk 'NR > 2 { print $1, $2, $5 }' /proc/slabinfo >"$1"
+	t_slab_watch_allocs 1
+}
+
+# The allocation watch.  A failed slab comparison says by how much a
+# generic cache grew, not who holds the objects: the VM records no
+# allocation sites (slub_debug=U slows the whole suite).  From the first
+# t_slab_snap on, the kmalloc and kfree events go to a tracing instance of
+# their own ("t_slab", 16 MiB per CPU); when t_slab_cmp or t_slab_per_op
+# fails, t_slab_watch_report names, for each kmalloc-N cache that grew, the
+# call sites of the N-byte kmalloc objects allocated since and not freed,
+# and the modules loaded or unloaded in between.  Both stop the watch; the
+# next snapshot starts another.  The sites of a module unloaded since are
+# named from its symbols at the start.  Objects that kfree_rcu() frees
+# leave through a bulk free without a kfree event: their sites show too,
+# so the list is a lead, not a verdict.
+T_TRACEFS=/sys/kernel/tracing
+T_SLAB_WATCH=
+
+t_slab_watch_start() {
+	local d=$T_TRACEFS/instances/t_slab e
+	[ -z "$T_SLAB_WATCH" ] && [ -d "$T_TRACEFS/instances" ] || return 0
+	rmdir "$d" 2>/dev/null
+	mkdir "$d" 2>/dev/null || return 0
+	T_SLAB_WATCH=$(mktemp -d)
+	cut -d' ' -f1 /proc/modules | sort >"$T_SLAB_WATCH/modules"
+	grep '\[' /proc/kallsyms | LC_ALL=C sort >"$T_SLAB_WATCH/kallsyms"
+	echo 16384 >"$d/buffer_size_kb"
+	# an object freed on one CPU after its allocation on another: the
+	# events must come out in that order
+	echo global >"$d/trace_clock"
+	for e in kmalloc kfree; do
+		echo 1 >"$d/events/kmem/$e/enable"
+	done
+	echo 1 >"$d/tracing_on"
+	t_defer t_slab_watch_stop
+}
+
+# t_slab_watch_allocs 0|1: stop or go on recording allocations
+t_slab_watch_allocs() {
+	[ -z "$T_SLAB_WATCH" ] ||
+		echo "$1" >"$T_TRACEFS/instances/t_slab/events/kmem/kmalloc/enable"
+}
+
+t_slab_watch_stop() {
+	[ -n "$T_SLAB_WATCH" ] || return 0
+	rmdir "$T_TRACEFS/instances/t_slab" 2>/dev/null
+	rm -rf "$T_SLAB_WATCH"
+	T_SLAB_WATCH=
+}
+
+# t_slab_site 0xADDR: "symbol+0xOFF [module]" for a module address, from
+# the symbols recorded when the watch started (module text lies in the
+# top 2 GiB: the low 32 bits give the offset)
+t_slab_site() {
+	awk -v a="${1#0x}" '
+		function lo(x, i, n) {
+			x = substr(x, length(x) - 7)
+			for (i = 1; i <= 8; i++)
+				n = n * 16 + index("0123456789abcdef", substr(x, i, 1)) - 1
+			return n
+		}
+		$1 "" <= a "" { at = $1; sym = $3; mod = $4 }
+		END {
+			if (sym == "") print "0x" a
+			else printf "%s+0x%x %s\n", sym, lo(a) - lo(at), mod
+		}' "$T_SLAB_WATCH/kallsyms"
+}
+
+# t_slab_watch_report GROWTH: for each kmalloc cache in GROWTH
+# (t_slab_growth's lines), the top sites of its objects still held
+t_slab_watch_report() {
+	local growth=$1 d=$T_TRACEFS/instances/t_slab c size kind lost mods
+	[ -n "$T_SLAB_WATCH" ] || return 0
+	echo 0 >"$d/tracing_on"
+	mods=$(cut -d' ' -f1 /proc/modules | sort |
+		diff "$T_SLAB_WATCH/modules" - | sed -n 's/^\([<>]\) /\1/p' | tr '\n' ' ')
+	t_log "modules since the first snapshot (< unloaded, > loaded): ${mods:-none}"
+	lost=$(awk '/^overrun:/ { n += $2 } END { print n + 0 }' "$d"/per_cpu/cpu*/stats)
+	[ "$lost" = 0 ] || t_log "the watch lost $lost events: the sites below are incomplete"
+	while read -r c _; do
+		size=${c##*-}
+		case $c in kmalloc-*[0-9]k) size=$((${size%k} * 1024)) ;; kmalloc-*[0-9]) ;; *) continue ;; esac
+		kind=${c#kmalloc-}
+		kind=${kind%"${c##*-}"}
+		t_log "$c: objects allocated since the first snapshot and still held, by site:"
+		# kmalloc-cg-N takes the accounted objects, kmalloc-rcl-N the
+		# reclaimable, kmalloc-dma-N those for DMA, kmalloc-N the rest
+		awk -v size="$size" -v kind="${kind%-}" '
+			function kind_of(l) {
+				if (l ~ / accounted=true/) return "cg"
+				if (l ~ /gfp_flags=[^ ]*__GFP_RECLAIMABLE/) return "rcl"
+				if (l ~ /gfp_flags=[^ ]*GFP_DMA/) return "dma"
+				return ""
+			}
+			/ kmalloc: / && $0 ~ (" bytes_alloc=" size " ") && kind_of($0) == kind {
+				cs = $0; sub(/.* call_site=/, "", cs); sub(/ ptr=.*/, "", cs)
+				p = $0; sub(/.* ptr=/, "", p); sub(/ .*/, "", p)
+				held[p] = cs
+				next
+			}
+			/ kfree: / { p = $0; sub(/.* ptr=/, "", p); sub(/ .*/, "", p); delete held[p] }
+			END { for (p in held) n[held[p]]++; for (s in n) print n[s], s }' "$d/trace" |
+			sort -rn | head -n 8 | while read -r n site; do
+				case $site in 0x*) site=$(t_slab_site "$site") ;; esac
+				printf '%6d %s\n' "$n" "$site"
+			done | t_indent
+	done <<<"$growth"
 }
 
 # Caches t_slab_cmp leaves out: they follow file system and process
@@ -352,11 +466,14 @@ t_slab_cmp() {
 		t_slab_snap "$after"
 	done
 	if [ -z "$out" ]; then
+		t_slab_watch_stop
 		t_pass "$name"
 		return 0
 	fi
 	t_indent <<<"$out"
 	t_slab_traces "$out"
+	t_slab_watch_report "$out"
+	t_slab_watch_stop
 	# what else grew, named caches too: a whole network namespace
 	# left behind shows as net_namespace +1 beside its kmalloc objects
 	t_log "$name: every cache that grew, largest first:"
@@ -382,6 +499,7 @@ t_slab_per_op() {
 	for snap in "$s1" "$s2"; do
 		if ! out=$("$@" 2>&1); then
 			tail -n 5 <<<"$out" | t_indent
+			t_slab_watch_stop
 			t_fail "$name" "$* failed"
 			rm -f "$s0" "$s1" "$s2"
 			return 1
@@ -398,11 +516,15 @@ t_slab_per_op() {
 	[ -n "$g1" ] && t_log "$name: first batch: $(tr '\n' ';' <<<"$g1")"
 	[ -n "$g2" ] && t_log "$name: second batch: $(tr '\n' ';' <<<"$g2")"
 	if [ -z "$both" ]; then
+		t_slab_watch_stop
 		t_pass "$name"
 		return 0
 	fi
 	t_slab_traces "$both"
-	t_fail "$name" "grew in both batches: ${both% }"
+	both=${both% }
+	t_slab_watch_report "$(grep -E "^(${both// /|}) " <<<"$g2")"
+	t_slab_watch_stop
+	t_fail "$name" "grew in both batches: $both"
 	return 1
 }
 

@@ -29,13 +29,15 @@
 # the slab accounting of tests/lib.sh, and with slab and page
 # poisoning (slub_debug=FZP page_poison=1: the Debian kernel has no KASAN),
 # so a use after free reads poison and a write into freed memory is
-# reported at the object's next allocation.  VMTEST_APPEND adds kernel
-# parameters: VMTEST_APPEND='slub_debug=FZP;FZPU,kmalloc-96' records who
-# allocates each kmalloc-96 object, so a slab growth there (seen once in
-# 45-verbs-objects) lists its allocation sites (t_slab_traces).  It is not
-# the default: 72-cm-loop and 75-perftest took 311 s with it, 250-274 s
-# without, in runs on the same machine.  VMTEST_DIR replaces
-# tests/vm (a directory the guest sees: not under /tmp).
+# reported at the object's next allocation.  A failed slab comparison
+# names the sites of the objects held from its own trace of kmalloc and
+# kfree (tests/lib.sh).  VMTEST_APPEND adds kernel parameters:
+# VMTEST_APPEND='slub_debug=FZP;FZPU,kmalloc-96' also records who allocated
+# each kmalloc-96 object (t_slab_traces), objects older than the test's
+# baseline too.  It is not the default: 72-cm-loop and 75-perftest took
+# 311 s with it, 250-274 s without, in runs on the same machine.
+# VMTEST_DIR replaces tests/vm (a directory the guest sees: not under
+# /tmp).
 #
 # Inside the VM the same script runs with --guest (IRDMA_VM=1 is set by
 # tools/vm/run.sh).
