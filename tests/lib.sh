@@ -268,10 +268,10 @@ t_dmesg_check() {
 # Writing a cache's "shrink" file opens it, and kernfs frees the open
 # file's node (a kmalloc-96 object on 6.1) with kfree_rcu(), which batches
 # frees for up to 5 s.  Counted right after the loop, up to 260 of them are
-# still held, more in one snapshot than in the next: kmalloc-96 grew by
-# 131 to 200 objects in three CI runs, with no leak behind it, and in an
-# idle VM it counted 840-882 objects right after the loop, 681-728 after
-# the drain below.  A second drop runs kfree_rcu()'s shrinker, which starts
+# still held, more in one snapshot than in the next: three failed runs of
+# the suite saw kmalloc-96 grow by 131 to 200 objects with no leak behind
+# it, and in an idle VM it counted 840-882 objects right after the loop,
+# 681-728 after the drain below.  A second drop runs kfree_rcu()'s shrinker, which starts
 # the batch's grace period at once; then the frees are waited for.  With
 # slub_debug (the suite's VM) they go straight to the partial lists, so no
 # second shrink is needed.
