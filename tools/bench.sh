@@ -35,7 +35,9 @@
 #       held open next to them, and its ratio to the rate with none
 #   idle QPs          ib_write_lat again with --hold minus 1 idle connections
 #       (cm_loop -H -W) held open beside its own, and its ratio to
-#       ib_write_lat alone; and the kernel memory those connections cost,
+#       ib_write_lat alone, run just before each of those runs (so that
+#       both sides of the ratio come from the same minutes: this host's
+#       speed drifts); and the kernel memory those connections cost,
 #       both ends together, per connection: the growth of used memory
 #       (MemTotal - MemFree - Buffers - Cached, caches dropped) less the
 #       growth of the two cm_loops' resident memory, and of that the slab
@@ -229,14 +231,27 @@ holding() { grep -q '^cm_loop: holding, waiting' "$work/hcli"; }
 # shellcheck disable=SC2317 # called through t_wait
 held_or_gone() { holding || ! kill -0 "$1"; }
 
-# idle HELD SDEV CDEV PORT: hold HELD idle connections (cm_loop -H -W, on
-# PORT + 1), measure the kernel memory they cost, run ib_write_lat beside
-# them on PORT, then close them; prints "ok USEC KIB SLAB_KIB" (KiB per
-# held connection, both ends), "clock - KIB SLAB_KIB" (perftest could not
-# time its run) or "fail"
+# idle HELD SDEV CDEV PORT: run ib_write_lat alone (on PORT + 2), then hold
+# HELD idle connections (cm_loop -H -W, on PORT + 1), measure the kernel
+# memory they cost, run ib_write_lat beside them on PORT, then close them;
+# prints "ok USEC KIB SLAB_KIB ALONE" (KiB per held connection, both ends;
+# ALONE: the usec alone, "-" when perftest could not time that run, "x"
+# when it failed), "clock - KIB SLAB_KIB ALONE" (perftest could not time
+# its run beside them) or "fail"
 idle() {
-	local held=$1 sdev=$2 cdev=$3 port=$4 hport=$(($4 + 1)) spid cpid m0 m1 r1 res ok=1
+	local held=$1 sdev=$2 cdev=$3 port=$4 hport=$(($4 + 1)) spid cpid m0 m1 r1 res ok=1 alone
+	# the memory baseline comes before the run alone, where it was
+	# before that run was added: the KiB per connection compare with
+	# earlier benches
 	read -r -a m0 <<<"$(meminfo)"
+	t_syn_delay "$T_NS_A" "$T_IF_A" "$T_SYN_DELAY_MS"
+	alone=$(perf ib_write_lat 8 "$sdev" "$cdev" "$(($4 + 2))")
+	t_syn_delay "$T_NS_A" "$T_IF_A" 0
+	case $alone in
+	ok*) read -r _ alone _ <<<"$alone" ;;
+	clock) alone=- ;;
+	*) alone=x ;;
+	esac
 	ip netns exec "$T_NS_B" "$T_PROGS/cm_loop" -s -a "$T_IP_B" -p "$hport" -n 0 -t 30 >"$work/hsrv" 2>&1 &
 	spid=$!
 	t_wait 10 t_listen_ready "$T_NS_B" "$hport" "$sdev"
@@ -268,7 +283,8 @@ idle() {
 	ok* | clock)
 		read -r st v _ <<<"$res"
 		awk -v st="$st" -v v="${v:--}" -v n="$held" -v u="$((m1[0] - m0[0] - r1))" \
-			-v sl="$((m1[1] - m0[1]))" 'BEGIN { printf "%s %s %.1f %.1f\n", st, v, u / n, sl / n }'
+			-v sl="$((m1[1] - m0[1]))" -v a="$alone" \
+			'BEGIN { printf "%s %s %.1f %.1f %s\n", st, v, u / n, sl / n, a }'
 		;;
 	*) echo "$res" ;;
 	esac
@@ -328,6 +344,7 @@ for cell in $cells; do
 		fi
 		if [ "$pair" = siw/irdma ] && [ "$t" = idle ]; then
 			V[$key]=n/a KIB[$pair.mem:$size]=n/a SLAB[$pair.mem:$size]=n/a
+			V[$pair.alone:$size]=n/a
 			continue
 		fi
 		# perftest's client connects the moment it has the test's
@@ -342,6 +359,7 @@ for cell in $cells; do
 		: >"$work/ticks"
 		: >"$work/kib"
 		: >"$work/slab"
+		: >"$work/alone"
 		for ((i = 1; i <= 5; i++)); do : >"$work/ph$i"; done
 		F[$key]=0
 		for ((r = 0; r < runs; r++)); do
@@ -356,7 +374,7 @@ for cell in $cells; do
 				rate) res=$(rate "$size" "$sdev" "$cdev" "$port") ;;
 				idle)
 					res=$(idle "$((size - 1))" "$sdev" "$cdev" "$port")
-					port=$((port + 1))
+					port=$((port + 2))
 					;;
 				*) res=$(perf "ib_$t" "$size" "$sdev" "$cdev" "$port") ;;
 				esac
@@ -371,10 +389,11 @@ for cell in $cells; do
 			done
 			case $t.$res in
 			idle.ok* | idle.clock*)
-				read -r st val kib slab <<<"$res"
+				read -r st val kib slab alone <<<"$res"
 				[ "$st" = clock ] || echo "$val" >>"$work/vals"
 				echo "$kib" >>"$work/kib"
 				echo "$slab" >>"$work/slab"
+				echo "$alone" >>"$work/alone"
 				;;
 			rate.ok*)
 				read -r -a ph <<<"$res"
@@ -409,6 +428,10 @@ for cell in $cells; do
 			SLAB[$pair.mem:$size]=$(median <"$work/slab")
 			N[$pair.mem:$size]=$(wc -l <"$work/kib")
 			F[$pair.mem:$size]=${F[$key]}
+			# ib_write_lat alone before each run (see idle)
+			V[$pair.alone:$size]=$(grep -vxE -- '[-x]' "$work/alone" | median)
+			N[$pair.alone:$size]=$(grep -cvxE -- '[-x]' "$work/alone")
+			F[$pair.alone:$size]=$((F[$key] + $(grep -cx x "$work/alone")))
 			;;
 		*_bw) CPU[$key]=$(median <"$work/ticks" | awk -v hz="$hz" -v n="$(msgs "$t" "$size")" -v s="$size" \
 			'NF { printf "%.1f", $1 * 1000 / hz / (n * s / 1e6) }') ;;
@@ -477,6 +500,7 @@ for cell in $cells; do
 		done
 		;;
 	idle)
+		row "ib_write_lat 8 B alone, just before each of those, typical usec" V "alone:$size"
 		row "kernel KiB per idle connection held (both ends)" KIB "mem:$size"
 		row "of which slab, KiB" SLAB "mem:$size"
 		;;
@@ -490,7 +514,7 @@ ratio_row() {
 	done
 	out "$line"
 }
-ratio_row "latency beside idle / alone" "idle:$hold" write_lat:8
+ratio_row "latency beside idle / alone just before" "idle:$hold" "alone:$hold"
 ratio_row "held rate / rate with none" "rate:$hold" rate:0
 # what one doorbell costs here: siw rings with a system call, the model
 # sees libirdma's store through a watchpoint trap (tests/progs/db_trap)
