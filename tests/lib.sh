@@ -312,10 +312,11 @@ t_slab_snap() {
 # leave through a bulk free without a kfree event: their sites show too,
 # so the list is a lead, not a verdict.
 T_TRACEFS=/sys/kernel/tracing
+T_SLAB_INST=$T_TRACEFS/instances/t_slab
 T_SLAB_WATCH=
 
 t_slab_watch_start() {
-	local d=$T_TRACEFS/instances/t_slab e
+	local d=$T_SLAB_INST e
 	[ -z "$T_SLAB_WATCH" ] && [ -d "$T_TRACEFS/instances" ] || return 0
 	rmdir "$d" 2>/dev/null
 	mkdir "$d" 2>/dev/null || return 0
@@ -336,12 +337,12 @@ t_slab_watch_start() {
 # t_slab_watch_allocs 0|1: stop or go on recording allocations
 t_slab_watch_allocs() {
 	[ -z "$T_SLAB_WATCH" ] ||
-		echo "$1" >"$T_TRACEFS/instances/t_slab/events/kmem/kmalloc/enable"
+		echo "$1" >"$T_SLAB_INST/events/kmem/kmalloc/enable"
 }
 
 t_slab_watch_stop() {
 	[ -n "$T_SLAB_WATCH" ] || return 0
-	rmdir "$T_TRACEFS/instances/t_slab" 2>/dev/null
+	rmdir "$T_SLAB_INST" 2>/dev/null
 	rm -rf "$T_SLAB_WATCH"
 	T_SLAB_WATCH=
 }
@@ -367,7 +368,7 @@ t_slab_site() {
 # t_slab_watch_report GROWTH: for each kmalloc cache in GROWTH
 # (t_slab_growth's lines), the top sites of its objects still held
 t_slab_watch_report() {
-	local growth=$1 d=$T_TRACEFS/instances/t_slab c size kind lost mods
+	local growth=$1 d=$T_SLAB_INST c size kind lost mods
 	[ -n "$T_SLAB_WATCH" ] || return 0
 	echo 0 >"$d/tracing_on"
 	mods=$(cut -d' ' -f1 /proc/modules | sort |
@@ -390,13 +391,13 @@ t_slab_watch_report() {
 				if (l ~ /gfp_flags=[^ ]*GFP_DMA/) return "dma"
 				return ""
 			}
+			function ptr(l) { sub(/.* ptr=/, "", l); sub(/ .*/, "", l); return l }
 			/ kmalloc: / && $0 ~ (" bytes_alloc=" size " ") && kind_of($0) == kind {
 				cs = $0; sub(/.* call_site=/, "", cs); sub(/ ptr=.*/, "", cs)
-				p = $0; sub(/.* ptr=/, "", p); sub(/ .*/, "", p)
-				held[p] = cs
+				held[ptr($0)] = cs
 				next
 			}
-			/ kfree: / { p = $0; sub(/.* ptr=/, "", p); sub(/ .*/, "", p); delete held[p] }
+			/ kfree: / { delete held[ptr($0)] }
 			END { for (p in held) n[held[p]]++; for (s in n) print n[s], s }' "$d/trace" |
 			sort -rn | head -n 8 | while read -r n site; do
 				case $site in 0x*) site=$(t_slab_site "$site") ;; esac

@@ -231,6 +231,14 @@ holding() { grep -q '^cm_loop: holding, waiting' "$work/hcli"; }
 # shellcheck disable=SC2317 # called through t_wait
 held_or_gone() { holding || ! kill -0 "$1"; }
 
+# write_lat SDEV CDEV PORT: perf's ib_write_lat of 8 bytes with the SYN
+# delay perftest needs, in the idle cell (which runs without it)
+write_lat() {
+	t_syn_delay "$T_NS_A" "$T_IF_A" "$T_SYN_DELAY_MS"
+	perf ib_write_lat 8 "$@"
+	t_syn_delay "$T_NS_A" "$T_IF_A" 0
+}
+
 # idle HELD SDEV CDEV PORT: run ib_write_lat alone (on PORT + 2), then hold
 # HELD idle connections (cm_loop -H -W, on PORT + 1), measure the kernel
 # memory they cost, run ib_write_lat beside them on PORT, then close them;
@@ -239,14 +247,13 @@ held_or_gone() { holding || ! kill -0 "$1"; }
 # when it failed), "clock - KIB SLAB_KIB ALONE" (perftest could not time
 # its run beside them) or "fail"
 idle() {
-	local held=$1 sdev=$2 cdev=$3 port=$4 hport=$(($4 + 1)) spid cpid m0 m1 r1 res ok=1 alone
+	local held=$1 sdev=$2 cdev=$3 port=$4 hport=$(($4 + 1)) aport=$(($4 + 2))
+	local spid cpid m0 m1 r1 res ok=1 alone
 	# the memory baseline comes before the run alone, where it was
 	# before that run was added: the KiB per connection compare with
 	# earlier benches
 	read -r -a m0 <<<"$(meminfo)"
-	t_syn_delay "$T_NS_A" "$T_IF_A" "$T_SYN_DELAY_MS"
-	alone=$(perf ib_write_lat 8 "$sdev" "$cdev" "$(($4 + 2))")
-	t_syn_delay "$T_NS_A" "$T_IF_A" 0
+	alone=$(write_lat "$sdev" "$cdev" "$aport")
 	case $alone in
 	ok*) read -r _ alone _ <<<"$alone" ;;
 	clock) alone=- ;;
@@ -266,9 +273,7 @@ idle() {
 		# shellcheck disable=SC2046 # one pid per word
 		r1=$(rss "$spid" $(pgrep -P "$cpid"))
 		read -r -a m1 <<<"$(meminfo)"
-		t_syn_delay "$T_NS_A" "$T_IF_A" "$T_SYN_DELAY_MS"
-		res=$(perf ib_write_lat 8 "$sdev" "$cdev" "$port")
-		t_syn_delay "$T_NS_A" "$T_IF_A" 0
+		res=$(write_lat "$sdev" "$cdev" "$port")
 	fi
 	pkill -TERM -P "$cpid"
 	wait "$cpid" || ok=0
