@@ -455,24 +455,27 @@ int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 	set_bit(IRDMA_QP_CREATED, &iwqp->flags);
 	irdma_qp_set_hw_state(iwqp, IRDMA_QPS_IDLE);
 	iwqp->cap = attr->cap;
+	if (udata) {
+		resp.qp_id = iwqp->id;
+		resp.actual_sq_size = attr->cap.max_send_wr;
+		resp.actual_rq_size = attr->cap.max_recv_wr;
+		resp.lsmm = 1;
+		resp.qp_caps = 0;
+		ret = ib_copy_to_udata(udata, &resp,
+				       min(sizeof(resp), udata->outlen));
+		if (ret)
+			goto err_destroy;
+	}
+	/*
+	 * Published last: iw_cm finds a QP by a number user space chooses
+	 * (rdma_connect() names one before this call returns), so a QP that
+	 * can still fail here must not be found.
+	 */
 	ret = xa_insert_irq(&rf->qp_table, iwqp->id, iwqp, GFP_KERNEL);
 	if (ret)
 		goto err_destroy;
-	if (!udata)
-		return 0;
-
-	resp.qp_id = iwqp->id;
-	resp.actual_sq_size = attr->cap.max_send_wr;
-	resp.actual_rq_size = attr->cap.max_recv_wr;
-	resp.lsmm = 1;
-	resp.qp_caps = 0;
-	ret = ib_copy_to_udata(udata, &resp, min(sizeof(resp), udata->outlen));
-	if (ret)
-		goto err_erase;
 	return 0;
 
-err_erase:
-	xa_erase_irq(&rf->qp_table, iwqp->id);
 err_destroy:
 	irdma_qp_cmd_params(iwqp, &p);
 	if (irdma_cqp_qp_cmd(rf, IRDMA_CQP_OP_DESTROY_QP, &p)) {

@@ -786,6 +786,8 @@ enum irdma_qp_flags {
  * @pd_id: PD
  * @refcnt: references: the QP table, iw_cm, the CM's hw ops
  * @free: completed when @refcnt drops to zero
+ * @iw_handed: references irdma_iw_get_qp() took and the next iw_add_ref()
+ *	takes over
  * @q2ctx: Q2 buffer (256 bytes) followed by the QP host context
  * @ubuf: the user QP buffer registration
  * @sq_pbl: the SQ ring's placement
@@ -821,6 +823,7 @@ struct irdma_qp {
 	u32 pd_id;
 	refcount_t refcnt;
 	struct completion free;
+	atomic_t iw_handed;
 	struct irdma_dma_mem q2ctx;
 	struct irdma_ubuf *ubuf;
 	struct irdma_pbl sq_pbl;

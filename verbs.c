@@ -444,10 +444,16 @@ static int irdma_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 /**
  * irdma_iw_add_ref() - iw_cm takes a QP reference
  * @ibqp: QP
+ *
+ * The reference irdma_iw_get_qp() handed over, when one is waiting.
  */
 static void irdma_iw_add_ref(struct ib_qp *ibqp)
 {
-	irdma_qp_ref(to_iwqp(ibqp));
+	struct irdma_qp *iwqp = to_iwqp(ibqp);
+
+	if (atomic_add_unless(&iwqp->iw_handed, -1, 0))
+		return;
+	irdma_qp_ref(iwqp);
 }
 
 /**
@@ -462,9 +468,14 @@ static void irdma_iw_rem_ref(struct ib_qp *ibqp)
 /**
  * irdma_iw_get_qp() - QP lookup for iw_cm
  * @ibdev: device
- * @qpn: QP number
+ * @qpn: QP number (user space chooses it: rdma_connect()'s qp_num)
  *
- * Return: the QP (no reference: iw_cm takes one with iw_add_ref) or NULL.
+ * iw_cm looks a QP up, then takes its reference with iw_add_ref() under
+ * the same spinlock (iw_cm_connect(), iw_cm_accept()).  A destroy between
+ * the two would free the QP under it, so the lookup's reference is kept
+ * and handed to the irdma_iw_add_ref() that follows.
+ *
+ * Return: the QP, its reference waiting for iw_add_ref(), or NULL.
  */
 static struct ib_qp *irdma_iw_get_qp(struct ib_device *ibdev, int qpn)
 {
@@ -472,7 +483,7 @@ static struct ib_qp *irdma_iw_get_qp(struct ib_device *ibdev, int qpn)
 
 	if (!iwqp)
 		return NULL;
-	irdma_qp_put(iwqp);
+	atomic_inc(&iwqp->iw_handed);
 	return &iwqp->ibqp;
 }
 
