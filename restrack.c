@@ -13,8 +13,12 @@
  *       ird ord rtr loopback (while a connection is bound)] [last_ae
  *       ae_tcp_state (after a close or reset AE)]
  *   cq  cq_id size ceq kind [armed (kernel CQs)] overflowed placement
- *   mr  kind [stag page_size placement pbles (regions)] [fr_max fr_npages
+ *   mr  kind [page_size placement pbles (regions)] [fr_max fr_npages
  *       (fast-register regions)]
+ *
+ * No key is printed: in iWARP the STag is all that guards remote access to
+ * a region, and any local user may dump these attributes.  ib_core prints
+ * lkey and rkey itself, to CAP_NET_ADMIN only.
  */
 
 #include <net/netlink.h>
@@ -290,8 +294,7 @@ static int irdma_res_mr_put(struct sk_buff *msg, void *obj)
 	if (rdma_nl_put_driver_string(msg, "kind", kind))
 		return -EMSGSIZE;
 	if (mr->hw &&
-	    (rdma_nl_put_driver_u32_hex(msg, "stag", mr->stag) ||
-	     rdma_nl_put_driver_u64(msg, "page_size", mr->page_size) ||
+	    (rdma_nl_put_driver_u64(msg, "page_size", mr->page_size) ||
 	     rdma_nl_put_driver_string(msg, "placement",
 				       irdma_res_placement(&mr->pbl)) ||
 	     rdma_nl_put_driver_u32(msg, "pbles", mr->pbl.cnt)))

@@ -97,7 +97,7 @@ t_match "$P/qp-client" "$cli" 'hw_state RTS' 'offloaded 1' 'sq_quanta [1-9]' 'rq
 t_match "$P/qp-server" "$srv" 'hw_state RTS' 'offloaded 1' 'cm_state OFFLOADED' 'side passive' \
 	"lport $PORT" 'mpa_rev 2'
 t_match "$P/cq" "$(grep '^dev irdma[01] ' <<<"$cq")" 'cq_id [0-9]+ size [1-9][0-9]* ceq [0-9]+ kind user'
-t_match "$P/mr" "$(grep '^dev irdma[01] ' <<<"$mr")" 'kind user stag 0x[0-9a-f]+ page_size [0-9]+ placement (contiguous|pbl) pbles [0-9]+' \
+t_match "$P/mr" "$(grep '^dev irdma[01] ' <<<"$mr")" 'kind user page_size [0-9]+ placement (contiguous|pbl) pbles [0-9]+' \
 	'kind qp_ring' 'kind cq_ring'
 if [ "$crc" -eq 0 ] && [ "$src" -eq 0 ]; then
 	t_pass "$P/ib_write_bw"
