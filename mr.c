@@ -421,6 +421,11 @@ struct ib_mr *irdma_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 len,
 		goto err_release;
 	}
 	mr->page_size = pg_size;
+	/* the adapter counts a region's pages in 32 bits */
+	if (ib_umem_num_dma_blocks(mr->umem, pg_size) > U32_MAX) {
+		ret = -EINVAL;
+		goto err_release;
+	}
 	ret = irdma_pbl_from_umem(rf, mr->umem, pg_size, 0,
 				  ib_umem_num_dma_blocks(mr->umem, pg_size),
 				  false, &mr->pbl);
