@@ -1197,6 +1197,12 @@ static_assert(sizeof(struct irdma_qp_ctx) == 256);
 #define IRDMA_WQE_WORDS			4
 #define IRDMA_WQE_HDR			3	/* header word index */
 #define IRDMA_WQE_QUANTUM		32
+/*
+ * The connection WQEs at the start of every iWARP SQ (the RTS feature:
+ * libirdma leaves these quanta free): the only place the adapter takes
+ * stream mode, wait-for-receive and GEN_RTS_AE.
+ */
+#define IRDMA_SQ_CONN_QUANTA		3
 #define IRDMA_WQE_HDR_REMSTAG		GENMASK_ULL(31, 0)	/* also inval STag */
 #define IRDMA_WQE_HDR_AHID		GENMASK_ULL(16, 0)	/* UD/UDA */
 #define IRDMA_WQE_HDR_OPCODE		GENMASK_ULL(37, 32)

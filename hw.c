@@ -801,7 +801,6 @@ int irdma_hw_set_bus(struct irdma_pci_f *rf, const struct irdma_bus_info *info)
 	rf->pf_id = info->pf_id;
 	rf->regs = irdma_reg_table(info->gen);
 	rf->db_pfn = info->db_pfn;
-	rf->db_mem = info->db_mem;
 	rf->ibdev_name = info->ibdev_name;
 	rf->user_removable = info->user_removable;
 	return irdma_setup_vectors(rf, info);

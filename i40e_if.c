@@ -134,7 +134,6 @@ static int irdma_i40e_open(struct i40e_info *ldev, struct i40e_client *client)
 	}
 	info->db_pfn = PHYS_PFN(pci_resource_start(ldev->pcidev, 0) +
 				IRDMA_GEN1_DB_PAGE_OFFSET);
-	info->db_mem = IRDMA_DB_MEM_IO;
 	info->ibdev_name = "irdma%d";
 	ret = irdma_probe_function(info, &fn->rf);
 	kfree(info);

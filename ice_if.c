@@ -163,7 +163,6 @@ static int irdma_ice_probe(struct auxiliary_device *adev,
 	}
 	info->db_pfn = PHYS_PFN(pci_resource_start(pf->pdev, 0) +
 				IRDMA_GEN2_DB_PAGE_OFFSET);
-	info->db_mem = IRDMA_DB_MEM_IO;
 	info->ibdev_name = "irdma%d";
 
 	ret = ice_rdma_update_vsi_filter(pf, vsi->vsi_num, true);

@@ -39,36 +39,23 @@ static void irdma_sim_wr32(struct irdma_pci_f *rf, u32 reg, u32 val)
 }
 
 /**
- * irdma_sim_watch_db() - ask the model to watch a doorbell page mapping
+ * irdma_sim_mmap_db() - let the model map the user doorbell page
  * @rf: RDMA function
- * @uaddr: where the calling task mapped the page
+ * @vma: the mapping
  *
- * Return: the model's handle, or NULL.
+ * Return: 0 or a negative errno.
  */
-static void *irdma_sim_watch_db(struct irdma_pci_f *rf, unsigned long uaddr)
+static int irdma_sim_mmap_db(struct irdma_pci_f *rf, struct vm_area_struct *vma)
 {
 	struct irdma_sim_adev *sadev = rf->bus_priv;
 
-	return sadev->ops->watch_db(sadev, uaddr);
-}
-
-/**
- * irdma_sim_unwatch_db() - end a watch of irdma_sim_watch_db()
- * @rf: RDMA function
- * @watch: the model's handle
- */
-static void irdma_sim_unwatch_db(struct irdma_pci_f *rf, void *watch)
-{
-	struct irdma_sim_adev *sadev = rf->bus_priv;
-
-	sadev->ops->unwatch_db(sadev, watch);
+	return sadev->ops->mmap_db(sadev, vma);
 }
 
 static const struct irdma_bus_ops irdma_sim_bus_ops = {
 	.rd32 = irdma_sim_rd32,
 	.wr32 = irdma_sim_wr32,
-	.watch_db = irdma_sim_watch_db,
-	.unwatch_db = irdma_sim_unwatch_db,
+	.mmap_db = irdma_sim_mmap_db,
 };
 
 /**
@@ -102,8 +89,6 @@ static int irdma_sim_probe(struct auxiliary_device *adev,
 		info->vectors[i].irq = sadev->vectors[i].irq;
 		info->vectors[i].idx = sadev->vectors[i].idx;
 	}
-	info->db_pfn = sadev->db_page_pfn;
-	info->db_mem = IRDMA_DB_MEM_RAM;
 	info->ibdev_name = sadev->ibdev_name;
 	info->user_removable = true;
 	ret = irdma_probe_function(info, &rf);

@@ -45,18 +45,15 @@ struct irdma_dma_mem {
  *	traffic class @tc with the LAN driver (may be NULL: nothing to do)
  * @route_vector: route CEQ @ceq (or none, -1) and the AEQ (@aeq) to
  *	vector @vec (may be NULL: the GEN_2 CEQCTL/AEQCTL registers are used)
- * @watch_db: the calling task mapped the user doorbell page at @uaddr
- *	(may be NULL).  A binding whose doorbell page is RAM cannot see a
- *	store to it the way a BAR sees a posted write; this lets it watch
- *	the mapping.  Returns an opaque handle, or NULL when it cannot watch
- *	(the binding then finds doorbells some other way).
- * @unwatch_db: undo @watch_db, given its handle (NULL: nothing to undo)
+ * @mmap_db: map the user doorbell page into @vma, one shared page of a
+ *	uverbs mapping (may be NULL: the driver maps @db_pfn of struct
+ *	irdma_bus_info uncached).  For a binding whose doorbells are not a
+ *	BAR page the CPU can write; the mapping is the binding's from then on.
  *
  * @rd32 and @wr32 are called from any context and must not sleep; the
- * others are called in process context and may sleep.  @watch_db is called
- * from the mmap handler, with the calling task's mm locked for writing;
- * @unwatch_db may be called with the mapping's mm locked (an munmap).
- * Neither may take a lock the mm's lock nests inside.
+ * others are called in process context and may sleep.  @mmap_db is called
+ * from the mmap handler, with the calling task's mm locked for writing: it
+ * may not take a lock the mm's lock nests inside.
  */
 struct irdma_bus_ops {
 	u32 (*rd32)(struct irdma_pci_f *rf, u32 reg);
@@ -64,18 +61,7 @@ struct irdma_bus_ops {
 	int (*request_reset)(struct irdma_pci_f *rf);
 	int (*qset)(struct irdma_pci_f *rf, u16 qs_handle, u8 tc, bool add);
 	int (*route_vector)(struct irdma_pci_f *rf, u32 vec, int ceq, bool aeq);
-	void *(*watch_db)(struct irdma_pci_f *rf, unsigned long uaddr);
-	void (*unwatch_db)(struct irdma_pci_f *rf, void *watch);
-};
-
-/**
- * enum irdma_db_mem - memory type behind the user doorbell page
- * @IRDMA_DB_MEM_IO: device memory (a BAR): mapped uncached
- * @IRDMA_DB_MEM_RAM: ordinary RAM watched by the device: mapped write-back
- */
-enum irdma_db_mem {
-	IRDMA_DB_MEM_IO,
-	IRDMA_DB_MEM_RAM,
+	int (*mmap_db)(struct irdma_pci_f *rf, struct vm_area_struct *vma);
 };
 
 #define IRDMA_MAX_VECTORS	64
@@ -91,8 +77,7 @@ enum irdma_db_mem {
  * @pf_id: PCI function number (HMC function id)
  * @vectors: Linux IRQ number and MSI-X index of each vector
  * @num_vectors: number of entries in @vectors
- * @db_pfn: PFN of the user doorbell page
- * @db_mem: memory type of the doorbell page
+ * @db_pfn: PFN of the user doorbell page (unless @ops has mmap_db)
  * @ibdev_name: name (or printf pattern) for the ib_device
  * @user_removable: the function was created by the user ("rdma link add")
  *	and may be removed by "rdma link delete"
@@ -111,7 +96,6 @@ struct irdma_bus_info {
 	} vectors[IRDMA_MAX_VECTORS];
 	u32 num_vectors;
 	unsigned long db_pfn;
-	enum irdma_db_mem db_mem;
 	const char *ibdev_name;
 	bool user_removable;
 };
@@ -425,7 +409,6 @@ struct irdma_apbvt_entry {
  * @pf_id: PCI function number
  * @regs: register offsets of @gen, indexed by enum irdma_reg
  * @db_pfn: PFN of the user doorbell page
- * @db_mem: memory type of the doorbell page
  * @ibdev_name: requested ib_device name
  * @user_removable: may be removed with "rdma link delete"
  * @cqp: control QP
@@ -483,7 +466,6 @@ struct irdma_pci_f {
 	u8 pf_id;
 	const u32 *regs;
 	unsigned long db_pfn;
-	enum irdma_db_mem db_mem;
 	const char *ibdev_name;
 	bool user_removable;
 	struct irdma_cqp cqp;
@@ -570,18 +552,10 @@ struct irdma_ucontext {
  * struct irdma_user_mmap_entry - an mmap offset handed to user space
  * @rdma_entry: core entry; must stay the first member
  * @pfn: page frame mapped at that offset
- * @mem: memory type, picks the page protection
- * @rf: the function, for @watch
- * @watch: the binding's watch of the first mapping of a doorbell page
- *	(irdma_bus_ops.watch_db), set once (cmpxchg), undone when the entry
- *	is freed
  */
 struct irdma_user_mmap_entry {
 	struct rdma_user_mmap_entry rdma_entry;
 	unsigned long pfn;
-	enum irdma_db_mem mem;
-	struct irdma_pci_f *rf;
-	void *watch;
 };
 
 /**

@@ -264,8 +264,6 @@ static int irdma_alloc_ucontext(struct ib_ucontext *uctx,
 	if (!entry)
 		return -ENOMEM;
 	entry->pfn = rf->db_pfn;
-	entry->mem = rf->db_mem;
-	entry->rf = rf;
 	ret = rdma_user_mmap_entry_insert(uctx, &entry->rdma_entry, PAGE_SIZE);
 	if (ret) {
 		kfree(entry);
@@ -323,44 +321,21 @@ static void irdma_disassociate_ucontext(struct ib_ucontext *uctx)
 }
 
 /**
- * irdma_mmap_watch() - let the binding watch a RAM doorbell page's mapping
- * @entry: the doorbell page's entry, just mapped
- * @vma: its mapping in the calling task
- *
- * Only the first mapping of an entry is watched: libirdma maps its
- * context's doorbell page once.  A doorbell store the binding does not
- * watch still arrives; the binding finds it later (irdma_bus_ops).
- */
-static void irdma_mmap_watch(struct irdma_user_mmap_entry *entry,
-			     struct vm_area_struct *vma)
-{
-	const struct irdma_bus_ops *ops = entry->rf->bus_ops;
-	void *watch;
-
-	if (entry->mem != IRDMA_DB_MEM_RAM || !ops->watch_db ||
-	    READ_ONCE(entry->watch))
-		return;
-	watch = ops->watch_db(entry->rf, vma->vm_start);
-	if (watch && cmpxchg(&entry->watch, NULL, watch))
-		ops->unwatch_db(entry->rf, watch);
-}
-
-/**
  * irdma_mmap() - map a page handed out as an mmap key
  * @uctx: the context
  * @vma: the user mapping
  *
- * Device memory is mapped uncached; the model's RAM doorbell page keeps
- * the default (write-back) protection, as its memory type requires, and
- * its binding is told of the mapping (irdma_mmap_watch()).
+ * The only such page is the doorbell page: device memory, mapped
+ * uncached, or a binding's own page that it maps itself
+ * (irdma_bus_ops.mmap_db).
  *
  * Return: 0 or a negative errno.
  */
 static int irdma_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma)
 {
+	struct irdma_pci_f *rf = to_iwdev(uctx->device)->rf;
 	struct irdma_user_mmap_entry *entry;
 	struct rdma_user_mmap_entry *rdma_entry;
-	pgprot_t prot;
 	int ret;
 
 	rdma_entry = rdma_user_mmap_entry_get(uctx, vma);
@@ -368,12 +343,12 @@ static int irdma_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma)
 		return -EINVAL;
 	entry = container_of(rdma_entry, struct irdma_user_mmap_entry,
 			     rdma_entry);
-	prot = entry->mem == IRDMA_DB_MEM_IO ?
-	       pgprot_noncached(vma->vm_page_prot) : vma->vm_page_prot;
-	ret = rdma_user_mmap_io(uctx, vma, entry->pfn, PAGE_SIZE, prot,
-				rdma_entry);
-	if (!ret)
-		irdma_mmap_watch(entry, vma);
+	if (rf->bus_ops->mmap_db)
+		ret = rf->bus_ops->mmap_db(rf, vma);
+	else
+		ret = rdma_user_mmap_io(uctx, vma, entry->pfn, PAGE_SIZE,
+					pgprot_noncached(vma->vm_page_prot),
+					rdma_entry);
 	rdma_user_mmap_entry_put(rdma_entry);
 	return ret;
 }
@@ -386,13 +361,8 @@ static int irdma_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma)
  */
 static void irdma_mmap_free(struct rdma_user_mmap_entry *rdma_entry)
 {
-	struct irdma_user_mmap_entry *entry =
-		container_of(rdma_entry, struct irdma_user_mmap_entry,
-			     rdma_entry);
-
-	if (entry->watch)
-		entry->rf->bus_ops->unwatch_db(entry->rf, entry->watch);
-	kfree(entry);
+	kfree(container_of(rdma_entry, struct irdma_user_mmap_entry,
+			   rdma_entry));
 }
 
 /**

@@ -12,8 +12,8 @@
 
 #include "defs.h"
 
-/* the connection WQEs at the start of every iWARP SQ */
-#define IRDMA_CONN_WQES		3
+/* the connection WQEs at the start of every iWARP SQ, one quantum each */
+#define IRDMA_CONN_WQES		IRDMA_SQ_CONN_QUANTA
 /* placeholder STags of a Read RTR: nothing is read */
 #define IRDMA_RTR_READ_LSTAG	0xabcd
 #define IRDMA_RTR_READ_RSTAG	0x1234

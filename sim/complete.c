@@ -167,7 +167,7 @@ static u64 irdma_sim_iw_rq_word(struct irdma_sim_iw *iw, u32 idx, u32 off)
  */
 bool irdma_sim_iw_rq_ready(struct irdma_sim_iw *iw)
 {
-	/* the poller reads the consumer index while the engine moves it */
+	/* debugfs reads the consumer index while the engine moves it */
 	u32 tail = READ_ONCE(iw->rq_tail);
 
 	return tail < iw->rq_size &&
@@ -212,7 +212,7 @@ int irdma_sim_iw_rq_take(struct irdma_sim_iw *iw)
 	}
 	iw->rq.nsge = n;
 	iw->rq.active = true;
-	/* one store of the index: the poller reads it (rq_ready) */
+	/* one store of the index: debugfs reads it */
 	if (iw->rq_tail + 1 == iw->rq_size) {
 		WRITE_ONCE(iw->rq_pol, iw->rq_pol ^ 1);
 		WRITE_ONCE(iw->rq_tail, 0);

@@ -1239,6 +1239,7 @@ static int irdma_sim_iw_rx_fpdu(struct irdma_sim_iw *iw, const u8 *f, u32 ulen,
 	iw->stats.rx_fpdus++;
 	iw->stats.rx_bytes += flen;
 	/* the peer's first FPDU (its RTR) releases the SQ after the LSMM */
+	iw->rx_fpdu_seen = true;
 	if (iw->wait_rtr) {
 		iw->wait_rtr = false;
 		iw->sq_blocked = false;

@@ -13,9 +13,9 @@
  *   drop_wqealloc     the next N WQEALLOC writes naming an iWARP QP are
  *                     discarded, as if they never reached the adapter: the
  *                     WQEs they announce wait for a later doorbell
- *   drop_user_db      the next N doorbells found in the user doorbell page
- *                     are discarded the same way: the user QP's WQEs wait
- *                     for its next doorbell
+ *   drop_user_db      the next N WQEALLOC stores to the user doorbell page
+ *                     naming a user QP are discarded the same way: the
+ *                     QP's WQEs wait for its next doorbell
  *   fail_iw_bufs      the next N times a connection's engine needs its
  *                     transmit and receive buffers it gets none, as if
  *                     the kernel had no memory: the connection is reset
@@ -101,7 +101,6 @@ static int irdma_sim_info_show(struct seq_file *s, void *unused)
 	seq_printf(s, "ibdev: %s\nnetdev: %s\nauxdev: %s\nvectors: %u\n",
 		   sim->ibdev_name, netdev_name(sim->netdev),
 		   dev_name(&sim->sadev.adev.dev), sim->irq.nvec);
-	seq_printf(s, "db_page_pfn: %#lx\n", sim->sadev.db_page_pfn);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(irdma_sim_info);
@@ -381,18 +380,15 @@ static int irdma_sim_stats_show(struct seq_file *s, void *unused)
 
 	seq_printf(s, "cq_overflows %llu\nceqes %llu\nceqe_drops %llu\n",
 		   st->cq_overflows, st->ceqes, st->ceqe_drops);
-	seq_printf(s, "aeqes %llu\naeqe_drops %llu\n", st->aeqes,
-		   st->aeqe_drops);
+	seq_printf(s, "aeqes %llu\naeqe_drops %llu\naeqe_held %llu\naeqe_qp_drops %llu\n",
+		   st->aeqes, st->aeqe_drops, st->aeqe_held, st->aeqe_qp_drops);
 	seq_printf(s, "cqarm %llu\ncqack %llu\naeqalloc %llu\nwqealloc %llu\nwqealloc_dropped %llu\nwqealloc_inline %llu\n",
 		   st->cqarm, st->cqack, st->aeqalloc, st->wqealloc,
 		   st->wqealloc_dropped, st->wqealloc_inline);
-	seq_printf(s, "user_db %llu\nuser_db_dropped %llu\nuser_db_full %llu\nrx_now %llu\n",
-		   st->user_db, st->user_db_dropped, st->user_db_full,
+	seq_printf(s, "user_db %llu\nuser_db_dropped %llu\nuser_db_ignored %llu\nuser_cqarm %llu\nuser_db_other %llu\nuser_db_refused %llu\nrx_now %llu\n",
+		   st->user_db, st->user_db_dropped, st->user_db_ignored,
+		   st->user_cqarm, st->user_db_other, st->user_db_refused,
 		   (u64)atomic64_read(&sim->rx_now));
-	seq_printf(s, "db_traps %llu\ndb_watches %llu\ndb_watch_failed %llu\n",
-		   (u64)atomic64_read(&sim->db_traps),
-		   (u64)atomic64_read(&sim->db_watches),
-		   (u64)atomic64_read(&sim->db_watch_failed));
 	seq_printf(s, "bad_reg %llu\nqhash_del_miss %llu\napbvt_anomalies %llu\n",
 		   st->bad_reg, st->qhash_del_miss, st->apbvt_anomalies);
 	return 0;

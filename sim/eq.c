@@ -16,11 +16,9 @@
  * CEQE-mask bit open; the model implements one rule for every CQ: a CQ
  * produces a CEQE only while it is armed.  CQARM latches the request in
  * shadow area QW4: ARM_NEXT arms for the next CQE, ARM_NEXT_SE for the
- * next solicited or error CQE.  User space rings CQARM through the
- * doorbell page, which is plain memory the model cannot watch, so a
- * change of the shadow area's arm sequence number seen when a CQE is
- * written counts as an arm request too (libirdma bumps it on every arm).
- * The CEQE is posted right after the CQE that matches, and posting it
+ * next solicited or error CQE; the driver rings the CQARM register, user
+ * space the CQARM word of the user doorbell page (udb.c).  The CEQE is
+ * posted right after the CQE that matches, and posting it
  * disarms the CQ: one CEQE per arm request.
  * The CEQE-mask bit of CREATE_CQ is recorded (debugfs) but changes
  * nothing: an unarmed CQ, such as the CCQ during bring-up, is polled.
@@ -31,7 +29,10 @@
  * CEQE consumed, naming the CQ); CEQEs of a destroyed CQ are given back at
  * the destroy because the driver skips them without CQACK.  AEQ space is
  * returned with AEQALLOC.  When only one AEQ slot is left the AE is
- * written with the overflow bit; when none is left it is dropped.
+ * written with the overflow bit; when none is left it is dropped.  A QP
+ * has at most IRDMA_SIM_QP_AE_INFLIGHT AEs in the AEQ (the driver sizes
+ * the AEQ for that); its later AEs wait in the QP, in order, and go out as
+ * AEQALLOC gives its slots back.
  */
 
 #include <linux/bitfield.h>
@@ -192,7 +193,7 @@ int irdma_sim_cq_post_n(struct irdma_sim *sim, struct irdma_sim_cq *cq,
 {
 	u32 head, used, i, idx, w;
 	__le64 *slot;
-	u64 hdr, arm;
+	u64 hdr;
 	u8 pol;
 
 	lockdep_assert_held(&sim->lock);
@@ -253,13 +254,6 @@ int irdma_sim_cq_post_n(struct irdma_sim *sim, struct irdma_sim_cq *cq,
 	}
 	cq->cqes += n;
 
-	/*
-	 * User space arms through the doorbell page, which the model cannot
-	 * watch: a new sequence number in the shadow area is an arm request.
-	 */
-	arm = le64_to_cpu(READ_ONCE(cq->shadow[IRDMA_CQ_SHADOW_ARM]));
-	if (FIELD_GET(IRDMA_CQ_SHADOW_ARM_SEQ_NUM, arm) != cq->arm_seq)
-		irdma_sim_cq_latch(cq, arm);
 	if (cq->armed == IRDMA_SIM_ARM_ANY ||
 	    (cq->armed == IRDMA_SIM_ARM_SOLICITED && solicited)) {
 		cq->armed = IRDMA_SIM_ARM_NONE;
@@ -342,15 +336,17 @@ void irdma_sim_cq_ack(struct irdma_sim *sim, u32 id)
 }
 
 /**
- * irdma_sim_aeq_post() - write an AEQE
+ * irdma_sim_aeq_write() - write an AEQE into the AEQ
  * @sim: instance
  * @ctx: QW0: QP completion context or CQ context
  * @qw1: QW1 without the valid bit: ids, AE code and source, states
+ * @owner: the QP whose AE it is (@owner.serial 0: none)
  *
  * Return: 0, -ENOENT without an AEQ, -ENOSPC when the AEQ is full,
  * -ENODEV once the instance is being deleted.
  */
-int irdma_sim_aeq_post(struct irdma_sim *sim, u64 ctx, u64 qw1)
+static int irdma_sim_aeq_write(struct irdma_sim *sim, u64 ctx, u64 qw1,
+			       struct irdma_sim_ae_owner owner)
 {
 	struct irdma_sim_eq *aeq;
 	__le64 *slot;
@@ -383,10 +379,48 @@ int irdma_sim_aeq_post(struct irdma_sim *sim, u64 ctx, u64 qw1)
 	/* the valid bit is in QW1: QW0 must be visible first */
 	dma_wmb();
 	WRITE_ONCE(slot[IRDMA_AEQE_HDR], cpu_to_le64(qw1));
+	aeq->owner[aeq->tail] = owner;
 	irdma_sim_eq_advance(aeq);
 	sim->stats.aeqes++;
 	irdma_sim_irq_raise(sim, IRDMA_SIM_AEQ_CAUSE);
 	return 0;
+}
+
+/**
+ * irdma_sim_aeq_post() - write an AEQE of no QP
+ * @sim: instance
+ * @ctx: QW0: the CQ context
+ * @qw1: QW1 without the valid bit
+ *
+ * Return: as irdma_sim_aeq_write().
+ */
+int irdma_sim_aeq_post(struct irdma_sim *sim, u64 ctx, u64 qw1)
+{
+	return irdma_sim_aeq_write(sim, ctx, qw1,
+				   (struct irdma_sim_ae_owner){});
+}
+
+/**
+ * irdma_sim_qp_ae_write() - write an AEQE of a QP, counting it in flight
+ * @sim: instance
+ * @qp: QP
+ * @e: the AEQE
+ *
+ * Return: as irdma_sim_aeq_write().
+ */
+static int irdma_sim_qp_ae_write(struct irdma_sim *sim,
+				 struct irdma_sim_qp *qp,
+				 const struct irdma_sim_aeqe *e)
+{
+	struct irdma_sim_ae_owner owner = {
+		.qpn = qp->id,
+		.serial = qp->serial,
+	};
+	int ret = irdma_sim_aeq_write(sim, e->ctx, e->qw1, owner);
+
+	if (!ret)
+		qp->ae_inflight++;
+	return ret;
 }
 
 /**
@@ -397,21 +431,65 @@ int irdma_sim_aeq_post(struct irdma_sim *sim, u64 ctx, u64 qw1)
  * @src: AE source
  * @q2_data: a frame was copied into the QP's Q2 for this AE
  *
+ * With IRDMA_SIM_QP_AE_INFLIGHT of the QP's AEs in the AEQ, the AE waits
+ * in the QP (irdma_sim_aeq_credit() posts it); with IRDMA_SIM_QP_AE_HELD
+ * waiting, it is dropped.
+ *
  * Context: sim->lock held.
- * Return: as irdma_sim_aeq_post().
+ * Return: as irdma_sim_aeq_write(), or -EBUSY when the AE was dropped.
  */
 int irdma_sim_qp_ae(struct irdma_sim *sim, struct irdma_sim_qp *qp, u32 code,
 		    u32 src, bool q2_data)
 {
+	struct irdma_sim_aeqe e = {
+		.ctx = qp->comp_ctx,
+		.qw1 = FIELD_PREP(IRDMA_AEQE_QW1_QPCQID_LOW, qp->id) |
+		       FIELD_PREP(IRDMA_AEQE_QW1_QPCQID_HI, qp->id >> 18) |
+		       FIELD_PREP(IRDMA_AEQE_QW1_AECODE, code) |
+		       FIELD_PREP(IRDMA_AEQE_QW1_AESRC, src) |
+		       FIELD_PREP(IRDMA_AEQE_QW1_IWSTATE, qp->state) |
+		       FIELD_PREP(IRDMA_AEQE_QW1_TCPSTATE, qp->tcp_state) |
+		       FIELD_PREP(IRDMA_AEQE_QW1_Q2DATA, q2_data),
+	};
+
 	lockdep_assert_held(&sim->lock);
-	return irdma_sim_aeq_post(sim, qp->comp_ctx,
-				  FIELD_PREP(IRDMA_AEQE_QW1_QPCQID_LOW, qp->id) |
-				  FIELD_PREP(IRDMA_AEQE_QW1_QPCQID_HI, qp->id >> 18) |
-				  FIELD_PREP(IRDMA_AEQE_QW1_AECODE, code) |
-				  FIELD_PREP(IRDMA_AEQE_QW1_AESRC, src) |
-				  FIELD_PREP(IRDMA_AEQE_QW1_IWSTATE, qp->state) |
-				  FIELD_PREP(IRDMA_AEQE_QW1_TCPSTATE, qp->tcp_state) |
-				  FIELD_PREP(IRDMA_AEQE_QW1_Q2DATA, q2_data));
+	if (qp->ae_inflight < IRDMA_SIM_QP_AE_INFLIGHT && !qp->ae_nheld)
+		return irdma_sim_qp_ae_write(sim, qp, &e);
+	if (qp->ae_nheld == IRDMA_SIM_QP_AE_HELD) {
+		qp->ae_dropped++;
+		sim->stats.aeqe_qp_drops++;
+		dev_err_ratelimited(&sim->dev,
+				    "QP %u: AE %#x dropped: %u of its AEs wait for the driver\n",
+				    qp->id, code, qp->ae_nheld);
+		return -EBUSY;
+	}
+	qp->ae_held[qp->ae_nheld++] = e;
+	sim->stats.aeqe_held++;
+	return 0;
+}
+
+/**
+ * irdma_sim_aeq_release() - an AEQ slot was consumed: its QP may post more
+ * @sim: instance
+ * @owner: whose AE the slot held
+ *
+ * Context: sim->lock held.
+ */
+static void irdma_sim_aeq_release(struct irdma_sim *sim,
+				  struct irdma_sim_ae_owner owner)
+{
+	struct irdma_sim_qp *qp;
+
+	if (!owner.serial)
+		return;
+	qp = xa_load(&sim->qps, owner.qpn);
+	if (!qp || qp->serial != owner.serial || WARN_ON_ONCE(!qp->ae_inflight))
+		return;
+	qp->ae_inflight--;
+	if (!qp->ae_nheld || irdma_sim_qp_ae_write(sim, qp, &qp->ae_held[0]))
+		return;
+	memmove(&qp->ae_held[0], &qp->ae_held[1],
+		--qp->ae_nheld * sizeof(qp->ae_held[0]));
 }
 
 /**
@@ -422,6 +500,7 @@ int irdma_sim_qp_ae(struct irdma_sim *sim, struct irdma_sim_qp *qp, u32 code,
 void irdma_sim_aeq_credit(struct irdma_sim *sim, u32 n)
 {
 	struct irdma_sim_eq *aeq;
+	u32 head;
 
 	lockdep_assert_held(&sim->lock);
 
@@ -435,7 +514,13 @@ void irdma_sim_aeq_credit(struct irdma_sim *sim, u32 n)
 				    n, aeq->used);
 		n = aeq->used;
 	}
+	/* the oldest n slots, from the one before the outstanding ones */
+	head = (aeq->tail + aeq->size - aeq->used) % aeq->size;
 	aeq->used -= n;
+	while (n--) {
+		irdma_sim_aeq_release(sim, aeq->owner[head]);
+		head = (head + 1) % aeq->size;
+	}
 }
 
 /**
@@ -455,6 +540,7 @@ static void irdma_sim_cq_free(struct irdma_sim_cq *cq)
 static void irdma_sim_eq_free(struct irdma_sim_eq *eq)
 {
 	irdma_sim_qmem_fini(&eq->mem);
+	kvfree(eq->owner);
 	kfree(eq);
 }
 
@@ -817,6 +903,13 @@ void irdma_sim_op_create_aeq(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 	aeq = irdma_sim_eq_create(sim, cmd, 0, size, sizeof(struct irdma_aeqe));
 	if (!aeq)
 		return;
+	aeq->owner = kvcalloc(size, sizeof(*aeq->owner), GFP_KERNEL);
+	if (!aeq->owner) {
+		irdma_sim_eq_free(aeq);
+		irdma_sim_cmd_fail(sim, cmd, IRDMA_SIM_CQP_MINOR_NO_RESOURCE,
+				   "out of memory\n");
+		return;
+	}
 	spin_lock_irqsave(&sim->lock, flags);
 	sim->aeq = aeq;
 	spin_unlock_irqrestore(&sim->lock, flags);

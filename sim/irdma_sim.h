@@ -9,13 +9,12 @@
  * What the driver gets is what a PCI function gives it: a register window
  * (reached through @ops because software cannot trap MMIO), interrupt
  * vectors (real Linux IRQs, raised by the model), a DMA-capable parent
- * device, the user doorbell page, and the netdev it serves.  Since the
- * doorbell page is RAM, the driver also tells the model where a task
- * maps it (@ops->watch_db), so that the model can watch that task's
- * stores to it.  Everything
- * else happens through the same registers, CQP work queue elements,
- * completion and event queue elements the driver uses on silicon
- * (defs.h).
+ * device, the user doorbell page, and the netdev it serves.  Software
+ * cannot be written to like a BAR either, so the model makes the user
+ * doorbell page's mappings itself (@ops->mmap_db) and takes each store to
+ * it as a posted write.  Everything else happens through the same
+ * registers, CQP work queue elements, completion and event queue elements
+ * the driver uses on silicon (defs.h).
  *
  * Contract:
  * - adev.dev.parent is the DMA device: dma_alloc_coherent() and
@@ -24,10 +23,10 @@
  *   recognises "its" ib_device that way (for rdma link delete).
  * - @ops->wr32 and @ops->rd32 may be called from any context, including
  *   hard IRQ, with any spinlock held; they never sleep.
- * - @ops->watch_db and @ops->unwatch_db are called in process context;
- *   watch_db with the calling task's mm locked for writing (from the
- *   driver's mmap handler), unwatch_db possibly with the mapping's mm
- *   locked.
+ * - @ops->mmap_db is called from the driver's mmap handler of a uverbs
+ *   file (process context, the calling task's mm locked for writing); the
+ *   mapping is the model's from then on and outlives the driver's
+ *   binding: stores to it are ignored once the function is removed.
  * - Register offsets are those of enum irdma_gen @gen (defs.h).
  */
 #ifndef IRDMA_SIM_PUBLIC_H
@@ -57,21 +56,19 @@
 #define IRDMA_SIM_CQP_MINOR_BAD_ORDER	0x0006
 
 struct irdma_sim_adev;
+struct vm_area_struct;
 
 /**
  * struct irdma_sim_ops - register window of the simulated function
  * @rd32: read the 32-bit register at BAR0 offset @reg
  * @wr32: write @val to the 32-bit register at BAR0 offset @reg
- * @watch_db: the calling task mapped the user doorbell page at @uaddr:
- *	returns a handle for @unwatch_db, or NULL when the model cannot
- *	watch it (its poller still finds the doorbells)
- * @unwatch_db: end the watch @watch
+ * @mmap_db: map the user doorbell page into @vma (one shared page of a
+ *	uverbs file's mapping); 0 or a negative errno
  */
 struct irdma_sim_ops {
 	u32 (*rd32)(struct irdma_sim_adev *sadev, u32 reg);
 	void (*wr32)(struct irdma_sim_adev *sadev, u32 reg, u32 val);
-	void *(*watch_db)(struct irdma_sim_adev *sadev, unsigned long uaddr);
-	void (*unwatch_db)(struct irdma_sim_adev *sadev, void *watch);
+	int (*mmap_db)(struct irdma_sim_adev *sadev, struct vm_area_struct *vma);
 };
 
 /**
@@ -94,8 +91,6 @@ struct irdma_sim_vector {
  * @pf_id: PCI function number / HMC function id
  * @vectors: MSI-X vectors handed to the RDMA driver
  * @num_vectors: number of entries in @vectors
- * @db_page_pfn: PFN of the user doorbell page (BAR0 + DB_PAGE_OFFSET);
- *	ordinary RAM, so user space maps it write-back
  */
 struct irdma_sim_adev {
 	struct auxiliary_device adev;
@@ -106,7 +101,6 @@ struct irdma_sim_adev {
 	u8 pf_id;
 	struct irdma_sim_vector vectors[IRDMA_SIM_MAX_VECTORS];
 	u32 num_vectors;
-	unsigned long db_page_pfn;
 };
 
 /**

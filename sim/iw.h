@@ -11,10 +11,11 @@
  * reading the socket and parsing FPDUs, placing data, answering read
  * requests, walking the SQ, writing CQEs and AEs, closing.  A context that
  * holds the bit runs one budget of the engine (irdma_sim_iw_run_held()):
- * the work item (iw->work on sim->iw_wq), the doorbell poller for the
- * QPs it just rang (which saves the work item's wakeup on every user
- * post), the writer of a kernel QP's WQEALLOC when its context may sleep
- * (the same saving for kernel posts), or the CQP worker for a command
+ * the work item (iw->work on sim->iw_wq), the task that stored a user
+ * QP's doorbell, on its way back to user space (which saves the work
+ * item's wakeup on every user post), the writer of a kernel QP's WQEALLOC
+ * when its context may sleep (the same saving for kernel posts), or the
+ * CQP worker for a command
  * that must be done when it completes (a flush, a reset:
  * irdma_sim_iw_run_sync()).  The socket's
  * data_ready callback, in the softirq that received the bytes, runs only
@@ -28,7 +29,7 @@
  * sim->lock held, in bounded pieces (at most one page per copy), after
  * checking that the QP is still live in the current CQP generation:
  * DESTROY_QP and the generation purge stop the engine before the QP is
- * freed (they wait for the poller's pin, then cancel the work item; the
+ * freed (they wait for the doorbells' pins, then cancel the work item; the
  * CQP worker is theirs), and never hold sim->lock across that.
  */
 #ifndef IRDMA_SIM_IW_H
@@ -237,11 +238,12 @@ enum irdma_sim_iw_run_bits {
  * @run: IRDMA_SIM_IW_RUNNING: a context runs the engine;
  *	IRDMA_SIM_IW_AGAIN: the engine has new requests; the runner queues
  *	the work item for them when it lets go (irdma_sim_iw_run_held())
- * @pins: the poller is about to run, or runs, the engine: destroy waits
- *	for none (taken under sim->lock while the QP is live)
- * @node: link in sim->iw_list (sim->lock); the poller moves a QP it rings
- *	to the front, so the list runs from the latest doorbell back
- * @rung_ns: when the poller last rang this user QP (sim->lock)
+ * @pins: a doorbell's writer or a pickup runner is about to run, or
+ *	runs, the engine: destroy waits for none (taken under sim->lock
+ *	while the QP is live)
+ * @db_cb: the task work that runs the engine for a user doorbell
+ *	(irdma_sim_iw_run_on_return()); the run bit's holder owns it
+ * @node: link in sim->iw_list (sim->lock)
  * @hnode: link in sim->iw_quads while the quad is offloaded (sim->lock;
  *	RCU readers)
  * @rcu: deferred free (the rx_handler may still look at it)
@@ -255,7 +257,6 @@ enum irdma_sim_iw_run_bits {
  * @rq_tail: next RQ WQE
  * @rq_pol: RQ lap polarity
  * @priv: privileged (kernel) QP: STag 0 is a DMA address
- * @user: a user QP at create (counted in sim->iw_user_qps)
  * @fastreg: fast registration allowed
  * @rd_ok: the context allows inbound RDMA Read Requests (RDOK)
  * @wr_ok: the context allows inbound RDMA Writes (WRRDRSPOK)
@@ -302,8 +303,14 @@ enum irdma_sim_iw_run_bits {
  * @fin_sent: shutdown(SHUT_WR) done
  * @fin_rcvd: the peer's FIN was seen, AE posted
  * @closed: LLP_CLOSE_COMPLETE or LLP_CONNECTION_RESET posted
- * @rts_ae: LLP_CONNECTION_ESTABLISHED posted
+ * @conn_done: the driver's connection WQEs are behind the SQ's consumer
+ *	(GEN_RTS_AE ran, or the consumer passed the first
+ *	IRDMA_SQ_CONN_QUANTA quanta): stream mode, wait-for-receive and
+ *	GEN_RTS_AE are refused from here on
+ * @stream_done: the one stream-mode Send of the connection ran
  * @wait_rtr: LSMM sent with WAITFORRCVPDU: the SQ waits for an FPDU
+ * @rx_fpdu_seen: an FPDU of the peer arrived (an LSMM that waits for one
+ *	then does not wait)
  * @sq_blocked: the SQ waits for something other than a doorbell
  * @sq_armed: a doorbell announced SQ work (or the RTS offload did, for the
  *	driver's connection WQEs): the engine takes valid WQEs at the tail
@@ -348,8 +355,8 @@ struct irdma_sim_iw {
 	bool (*data_ready)(struct irdma_sim_iw *iw);
 	unsigned long run;
 	atomic_t pins;
+	struct callback_head db_cb;
 	struct list_head node;
-	u64 rung_ns;
 	struct hlist_node hnode;
 	struct rcu_head rcu;
 
@@ -363,7 +370,6 @@ struct irdma_sim_iw {
 	u32 rq_tail;
 	u8 rq_pol;
 	bool priv;
-	bool user;
 	bool fastreg;
 	bool rd_ok;
 	bool wr_ok;
@@ -409,8 +415,10 @@ struct irdma_sim_iw {
 	bool fin_sent;
 	bool fin_rcvd;
 	bool closed;
-	bool rts_ae;
+	bool conn_done;
+	bool stream_done;
 	bool wait_rtr;
+	bool rx_fpdu_seen;
 	bool sq_blocked;
 	bool sq_armed;
 	u32 db_seq;

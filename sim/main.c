@@ -153,7 +153,6 @@ static void irdma_sim_free(struct irdma_sim *sim)
 	irdma_sim_iw_fini(sim);
 	irdma_sim_irq_fini(sim);
 	destroy_workqueue(sim->wq);
-	__free_page(sim->db_page);
 	device_del(&sim->dev);
 	ida_free(&irdma_sim_ida, sim->id);
 	netdev_put(sim->netdev, &sim->netdev_tracker);
@@ -337,7 +336,6 @@ static int irdma_sim_init_adev(struct irdma_sim *sim)
 		sadev->vectors[i].idx = sim->irq.vec[i].idx;
 	}
 	sadev->num_vectors = sim->irq.nvec;
-	sadev->db_page_pfn = page_to_pfn(sim->db_page);
 
 	sadev->adev.name = IRDMA_SIM_ADEV_NAME;
 	sadev->adev.id = sim->id;
@@ -396,16 +394,11 @@ static int irdma_sim_create(const char *name, struct net_device *ndev)
 	err = irdma_sim_res_init(sim);
 	if (err)
 		goto err_del_dev;
-	sim->db_page = alloc_page(GFP_KERNEL | __GFP_ZERO);
-	if (!sim->db_page) {
-		err = -ENOMEM;
-		goto err_res_fini;
-	}
 	sim->wq = alloc_ordered_workqueue("%s%u", WQ_MEM_RECLAIM,
 					  IRDMA_SIM_MODNAME, sim->id);
 	if (!sim->wq) {
 		err = -ENOMEM;
-		goto err_free_page;
+		goto err_res_fini;
 	}
 	err = irdma_sim_iw_init(sim);
 	if (err)
@@ -476,8 +469,6 @@ err_iw_fini:
 	irdma_sim_iw_fini(sim);
 err_destroy_wq:
 	destroy_workqueue(sim->wq);
-err_free_page:
-	__free_page(sim->db_page);
 err_res_fini:
 	irdma_sim_res_fini(sim);
 err_del_dev:
@@ -668,7 +659,7 @@ static void __exit irdma_sim_exit(void)
 	ib_unregister_client(&irdma_sim_ib_client);
 	cancel_work_sync(&irdma_sim_del_work);
 	wait_event(irdma_sim_release_wq, atomic_read(&irdma_sim_nr_structs) <= 0);
-	irdma_sim_watch_exit();
+	irdma_sim_udb_exit();
 	irdma_sim_debugfs_exit();
 	bus_unregister(&irdma_sim_bus);
 	ida_destroy(&irdma_sim_ida);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * irdma_sim - the iWARP QP engine: life cycle, the SQ walk, flushes and
- * the user doorbell poller.  The wire formats (MPA/DDP/RDMAP) and memory
+ * doorbells.  The wire formats (MPA/DDP/RDMAP) and memory
  * placement are in ddp.c; completions, asynchronous events and the
  * receive WQEs the engine takes in complete.c, which both call; the TCP
  * offload (a kernel socket restored with TCP_REPAIR) in tcp.c; iw.h
@@ -31,66 +31,33 @@
  * if signaled, an SQ CQE with WQEIDX = its first quantum and OP = its
  * opcode.  Connection WQEs are unsignaled and never produce CQEs.
  *
- * Doorbells.  Kernel (privileged) QPs ring WQEALLOC: nothing else wakes an
- * idle kernel QP's engine for its SQ (while the engine runs for other work,
- * an arriving FPDU or a command, it takes every valid WQE at the SQ's
- * tail, announced or not).  The writer runs the engine itself when its
- * context may sleep and no other context runs it (irdma_sim_iw_doorbell()).
- * User QPs ring the user doorbell page: libirdma stores the QP id there
- * with a plain store to RAM.  Where it can, the model watches that store
- * with a hardware watchpoint and the storing task takes the word itself
- * (watch.c, irdma_sim_iw_db_run()); for the stores no watch covers, and
- * as a backstop, a poller thread per instance reads and clears the word.
- * libirdma rings after every post (rdma-core 37 and later; older ones read
- * the SQ tail the adapter keeps in the QP's shadow area and rang only an
- * SQ the adapter had caught up with, so the engine writes that tail as it
- * takes WQEs, as the adapter does).  A doorbell rings the QP whose id the
- * word holds and the QPs rung lately that have a valid WQE at their tail,
- * and runs their engines in the taker's own context when no other
- * context runs them; every QP is looked at soon after (the word keeps only
- * the last id stored).  The poller reads the word every 20-50 us while
- * doorbells no watch announced come, every 2 ms after 100 ms without, and
- * sleeps while there is no user QP: its cost does not grow with idle QPs,
- * and kernel QPs and engines that only receive or set up connections cost
- * it nothing (it once stayed in its fast mode while any engine made
- * progress: two pollers woken every 20-50 us at the highest weight then
- * took a fifth of the CPU time of a connection setup loop, which ran
- * 25-30% faster without).  While such unwatched doorbells come, an engine
- * that delivers inbound data to a user QP wakes the poller, which watches
- * the word for IRDMA_SIM_POLL_SPIN_US: the answer of a request-response
- * application follows within microseconds, and a timer can be late by
- * milliseconds under emulation while the applications spin.
+ * Doorbells.  Kernel (privileged) QPs ring the WQEALLOC register, user
+ * QPs the WQEALLOC word of the user doorbell page, whose every store the
+ * model takes as the adapter takes a posted write (udb.c).  Nothing else
+ * wakes an idle QP's engine for its SQ (while the engine runs for other
+ * work, an arriving FPDU or a command, it takes every valid WQE at the
+ * SQ's tail, announced or not).  The writer of a kernel doorbell runs the
+ * engine itself when its context may sleep and no other context runs it
+ * (irdma_sim_iw_doorbell()); a user doorbell's storing task runs it on
+ * its way back to user space (irdma_sim_iw_run_on_return()), as siw's
+ * post_send system call does.  libirdma rings after every post
+ * (rdma-core 37 and later; older ones read the SQ tail the adapter keeps
+ * in the QP's shadow area and rang only an SQ the adapter had caught up
+ * with, so the engine writes that tail as it takes WQEs, as the adapter
+ * does).
  */
 
 #include <linux/bitfield.h>
 #include <linux/delay.h>
-#include <linux/kthread.h>
 #include <linux/sched.h>
 #include <linux/sched/mm.h>
+#include <linux/task_work.h>
 #include <linux/log2.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 
 #include "iw.h"
 
-/* poller: a doorbell within this many ns keeps it in its fast mode */
-#define IRDMA_SIM_POLL_BUSY_NS		(100 * NSEC_PER_MSEC)
-/* poller: how long it watches the doorbell word after a hint */
-#define IRDMA_SIM_POLL_SPIN_US		100
-/* poller: hints ignored for this long after a watch saw no doorbell */
-#define IRDMA_SIM_POLL_BACKOFF_NS	(1 * NSEC_PER_MSEC)
-/* poller: engines one doorbell scan runs itself, at most */
-#define IRDMA_SIM_POLL_RUN		8
-/* poller: a QP rung this recently is looked at on every doorbell */
-#define IRDMA_SIM_POLL_HOT_NS		(100 * NSEC_PER_MSEC)
-/* poller: every QP is looked at this long after a doorbell, at the latest */
-#define IRDMA_SIM_POLL_FULL_NS		(4 * NSEC_PER_MSEC)
-/* the same after a watched doorbell its storing task took (watch.c) */
-#define IRDMA_SIM_POLL_FULL_WATCHED_NS	(100 * NSEC_PER_MSEC)
-/* poller: QPs one lock hold of the full scan looks at */
-#define IRDMA_SIM_POLL_BATCH		32
-/* poller: how long after taking a doorbell it asks whether a trap came */
-#define IRDMA_SIM_POLL_JUDGE_NS		(1 * NSEC_PER_MSEC)
 /* engines a runner takes over from the softirqs on its stack, per round */
 #define IRDMA_SIM_PICKUP_MAX		4
 /* rounds of that: each may hand it more (a stream of read requests) */
@@ -123,7 +90,7 @@ static u64 irdma_sim_iw_sq_word(struct irdma_sim_iw *iw, u32 idx, u32 w)
  */
 static bool irdma_sim_iw_sq_ready(struct irdma_sim_iw *iw)
 {
-	/* the poller reads the consumer index while the engine moves it */
+	/* debugfs reads the consumer index while the engine moves it */
 	u32 tail = READ_ONCE(iw->sq_tail);
 
 	return tail < iw->sq_size &&
@@ -364,6 +331,40 @@ static void irdma_sim_iw_inline(struct irdma_sim_iw *iw, u32 idx, u32 len,
 }
 
 /**
+ * irdma_sim_iw_conn_ok() - whether a WQE may do what only the driver's
+ * connection WQEs may
+ * @iw: engine
+ * @idx: the WQE's first quantum
+ * @op: its opcode
+ * @hdr: its header
+ *
+ * The RTS offload arms the first IRDMA_SQ_CONN_QUANTA quanta of the first
+ * lap for the connection WQEs the driver wrote there: quantum 0 may be a
+ * stream-mode Send (the MPA reply, raw bytes on the stream, perhaps
+ * waiting for the peer's first FPDU), and GEN_RTS_AE ends them.  Anywhere
+ * else these would let a user write unframed bytes into the connection
+ * (forged FPDUs, TERMINATEs) or raise events at will: such a WQE completes
+ * in error, as the adapter refuses it.
+ *
+ * Return: true when @op and @hdr are allowed at @idx.
+ */
+static bool irdma_sim_iw_conn_ok(struct irdma_sim_iw *iw, u32 idx, u32 op,
+				 u64 hdr)
+{
+	bool stream = hdr & (IRDMA_WQE_HDR_STREAMMODE |
+			     IRDMA_WQE_HDR_WAITFORRCVPDU);
+
+	if (!iw->conn_done && (idx >= IRDMA_SQ_CONN_QUANTA || !iw->sq_pol))
+		iw->conn_done = true;
+	if (op == IRDMA_WQE_OP_GEN_RTS_AE)
+		return !iw->conn_done;
+	if (!stream)
+		return true;
+	return !iw->conn_done && !iw->stream_done && idx == 0 &&
+	       (op == IRDMA_WQE_OP_SEND || op == IRDMA_WQE_OP_SEND_SOL);
+}
+
+/**
  * irdma_sim_iw_sq_one() - take and start the WQE at the SQ consumer
  * @iw: engine, no message in progress
  *
@@ -446,7 +447,7 @@ static bool irdma_sim_iw_sq_one(struct irdma_sim_iw *iw)
 				  IRDMA_AE_SOURCE_SQ);
 		return true;
 	}
-	/* one store of the index: the poller reads it (sq_ready) */
+	/* one store of the index: debugfs reads it */
 	if (iw->sq_tail + quanta == iw->sq_size) {
 		WRITE_ONCE(iw->sq_pol, iw->sq_pol ^ 1);
 		WRITE_ONCE(iw->sq_tail, 0);
@@ -454,6 +455,8 @@ static bool irdma_sim_iw_sq_one(struct irdma_sim_iw *iw)
 		WRITE_ONCE(iw->sq_tail, iw->sq_tail + quanta);
 	}
 	irdma_sim_iw_sq_shadow(iw);
+	if (!irdma_sim_iw_conn_ok(iw, idx, op, w[IRDMA_WQE_HDR]))
+		goto bad_wqe;
 
 	switch (op) {
 	case IRDMA_WQE_OP_NOP:
@@ -461,7 +464,7 @@ static bool irdma_sim_iw_sq_one(struct irdma_sim_iw *iw)
 		break;
 	case IRDMA_WQE_OP_GEN_RTS_AE:
 		p->done = true;
-		iw->rts_ae = true;
+		iw->conn_done = true;
 		/*
 		 * the last of the driver's connection WQEs, which the RTS
 		 * offload armed: what follows waits for a doorbell
@@ -530,7 +533,14 @@ static bool irdma_sim_iw_sq_one(struct irdma_sim_iw *iw)
 		} else if (w[IRDMA_WQE_HDR] & IRDMA_WQE_HDR_STREAMMODE) {
 			/* the LSMM: the MPA reply, raw on the stream */
 			m->stream = true;
-			if (w[IRDMA_WQE_HDR] & IRDMA_WQE_HDR_WAITFORRCVPDU)
+			iw->stream_done = true;
+			/*
+			 * The RTR may be in already: a loopback peer's MPA
+			 * reply does not wait for this LSMM, and the engine
+			 * reads the socket before it walks the SQ.
+			 */
+			if ((w[IRDMA_WQE_HDR] & IRDMA_WQE_HDR_WAITFORRCVPDU) &&
+			    !iw->rx_fpdu_seen)
 				iw->wait_rtr = true;
 		} else {
 			static const u8 rdmap[] = {
@@ -776,36 +786,6 @@ static void irdma_sim_iw_replay(struct irdma_sim_iw *iw)
 }
 
 /**
- * irdma_sim_iw_poll_hint() - a user QP received: watch for its answer
- * @sim: instance
- *
- * A request-response application (a latency test, an RPC) posts its
- * answer and rings within microseconds of seeing the request.  The poller
- * is woken to watch the doorbell word for IRDMA_SIM_POLL_SPIN_US: its
- * timer alone would add up to its period, and under emulation a timer
- * can be late by milliseconds while the applications spin.
- *
- * Context: any engine runner; the poller exists while any engine does
- * (irdma_sim_iw_init() makes it before the first QP, irdma_sim_iw_fini()
- * stops it after the last).
- */
-static void irdma_sim_iw_poll_hint(struct irdma_sim *sim)
-{
-	/* a watched store wakes the poller itself (irdma_sim_iw_db_trap()) */
-	if ((s64)(ktime_get_ns() - READ_ONCE(sim->poll_unwatched_ns)) >
-	    IRDMA_SIM_POLL_BUSY_NS)
-		return;
-	/* the receiving end of a stream answers nothing: no wakeup per FPDU */
-	if (READ_ONCE(sim->poll_hint) ||
-	    (s64)(ktime_get_ns() - READ_ONCE(sim->poll_missed_ns)) <
-	    IRDMA_SIM_POLL_BACKOFF_NS)
-		return;
-	WRITE_ONCE(sim->poll_hint, true);
-	/* orders the hint before the poller's state (wake_up_process()) */
-	wake_up_process(sim->poller);
-}
-
-/**
  * irdma_sim_iw_no_bufs() - end a connection whose buffers could not be had
  * @iw: engine; the caller holds its run bit
  *
@@ -907,11 +887,7 @@ static bool irdma_sim_iw_step(struct irdma_sim_iw *iw)
 			if (term)
 				iw->err = true;
 			progress |= irdma_sim_iw_push(iw);
-			if (irdma_sim_iw_rx(iw)) {
-				progress = true;
-				if (iw->user)
-					irdma_sim_iw_poll_hint(sim);
-			}
+			progress |= irdma_sim_iw_rx(iw);
 			if (!iw->err && (state == IRDMA_QPS_RTS ||
 					 state == IRDMA_QPS_CLOSING))
 				progress |= irdma_sim_iw_sq(iw);
@@ -981,8 +957,8 @@ static bool irdma_sim_iw_let_go(struct irdma_sim_iw *iw)
  * goes to the work item, queued after the run bit is let go: no runner
  * keeps an engine longer than one budget, and a request that found the
  * bit held is served by the work item.  The caller must keep @iw alive
- * until this returns (the work item: cancel_work_sync() in destroy; the
- * poller: its pin; the CQP worker: destroy runs there too).
+ * until this returns (the work item: cancel_work_sync() in destroy; a
+ * doorbell's writer: its pin; the CQP worker: destroy runs there too).
  *
  * Context: process context, no locks held.
  */
@@ -1062,7 +1038,7 @@ static bool irdma_sim_iw_pickup(struct irdma_sim_iw *iw)
 }
 
 /**
- * irdma_sim_iw_unpin() - drop a pin of irdma_sim_iw_pickup() or the poller
+ * irdma_sim_iw_unpin() - drop a pin of irdma_sim_iw_pickup() or a doorbell
  * @iw: engine; not touched after this (wake_up_var() only hashes it)
  */
 static void irdma_sim_iw_unpin(struct irdma_sim_iw *iw)
@@ -1177,8 +1153,6 @@ static bool irdma_sim_iw_data_ready(struct irdma_sim_iw *iw)
 		if (progress) {
 			atomic64_inc(&sim->rx_now);
 			irdma_sim_tcp_count(iw);
-			if (iw->user)
-				irdma_sim_iw_poll_hint(sim);
 		}
 		if (!more)
 			irdma_sim_iw_idle_bufs(iw);
@@ -1289,16 +1263,9 @@ bool irdma_sim_iw_create(struct irdma_sim *sim, struct irdma_sim_cmd *cmd,
 	}
 	/* checked by irdma_sim_qp_read(); the engine writes its SQ tail there */
 	qp->shadow = irdma_sim_dma_va(sim, qp->shadow_pa, IRDMA_QP_SHADOW_SIZE);
-	iw->user = !iw->priv;
 	spin_lock_irqsave(&sim->lock, flags);
 	list_add_tail(&iw->node, &sim->iw_list);
-	if (iw->user) {
-		/* the poller starts watching the doorbell page */
-		sim->iw_user_qps++;
-	}
 	spin_unlock_irqrestore(&sim->lock, flags);
-	if (iw->user)
-		wake_up(&sim->poll_wq);
 	qp->iw = iw;
 	return true;
 }
@@ -1564,6 +1531,78 @@ void irdma_sim_iw_run_pinned(struct irdma_sim_iw *iw)
 }
 
 /**
+ * irdma_sim_iw_user_doorbell() - a QP id stored to the user doorbell page
+ * @sim: instance
+ * @id: the value stored (any: the page is the user's to write)
+ *
+ * The page rings user QPs only: an id that names no live iWARP QP, or a
+ * privileged one, is ignored and counted.  The drop_user_db knob loses
+ * doorbells here.
+ *
+ * Context: sim->lock held; the storing task's page fault.
+ * Return: the engine, claimed and pinned, for the storing task to run on
+ * its way back to user space (irdma_sim_iw_run_on_return()), or NULL.
+ */
+struct irdma_sim_iw *irdma_sim_iw_user_doorbell(struct irdma_sim *sim, u32 id)
+{
+	struct irdma_sim_qp *qp = xa_load(&sim->qps, id);
+	struct irdma_sim_iw *iw;
+	u32 drop;
+
+	lockdep_assert_held(&sim->lock);
+	sim->stats.user_db++;
+	iw = qp && qp->live && qp->gen == sim->gen ? qp->iw : NULL;
+	if (!iw || iw->priv) {
+		sim->stats.user_db_ignored++;
+		dev_dbg_ratelimited(&sim->dev,
+				    "user doorbell of %s QP %u ignored\n",
+				    iw ? "privileged" : "unknown", id);
+		return NULL;
+	}
+	drop = READ_ONCE(sim->knobs.drop_user_db);
+	if (drop) {
+		/* debugfs writes the knob without the lock: a test's knob */
+		WRITE_ONCE(sim->knobs.drop_user_db, drop - 1);
+		sim->stats.user_db_dropped++;
+		return NULL;
+	}
+	qp->sq_doorbells++;
+	return irdma_sim_iw_doorbell(sim, qp, true);
+}
+
+/**
+ * irdma_sim_iw_db_task_work() - run the engine a user doorbell claimed
+ * @cb: the engine's db_cb
+ *
+ * Context: task work of the storing task, on its way back to user space
+ * (or out of the kernel, when it exits).
+ */
+static void irdma_sim_iw_db_task_work(struct callback_head *cb)
+{
+	irdma_sim_iw_run_pinned(container_of(cb, struct irdma_sim_iw, db_cb));
+}
+
+/**
+ * irdma_sim_iw_run_on_return() - have the current task run an engine
+ * before it returns to user space
+ * @iw: engine claimed and pinned by irdma_sim_iw_user_doorbell(); its
+ *	run bit makes @iw->db_cb the caller's
+ *
+ * A task past its task work (exiting) hands the engine to the work item.
+ *
+ * Context: process, sim->lock not held.
+ */
+void irdma_sim_iw_run_on_return(struct irdma_sim_iw *iw)
+{
+	init_task_work(&iw->db_cb, irdma_sim_iw_db_task_work);
+	if (!task_work_add(current, &iw->db_cb, TWA_RESUME))
+		return;
+	irdma_sim_iw_let_go(iw);
+	irdma_sim_iw_kick(iw);
+	irdma_sim_iw_unpin(iw);
+}
+
+/**
  * irdma_sim_iw_destroy() - stop the engine of a QP and free it
  * @sim: instance
  * @qp: QP being destroyed or purged
@@ -1584,15 +1623,13 @@ void irdma_sim_iw_destroy(struct irdma_sim *sim, struct irdma_sim_qp *qp)
 	spin_lock_irqsave(&sim->lock, flags);
 	WRITE_ONCE(iw->stopping, true);
 	list_del_init(&iw->node);
-	if (iw->user)
-		sim->iw_user_qps--;
 	if (!hlist_unhashed(&iw->hnode))
 		hash_del_rcu(&iw->hnode);
 	spin_unlock_irqrestore(&sim->lock, flags);
 	/*
-	 * The poller pins only live engines, under the lock: once its pins
-	 * are gone it is done with this one (its last act may have been to
-	 * queue the work item, cancelled next).  The CQP worker is ours.
+	 * Doorbells pin only live engines, under the lock: once their pins
+	 * are gone they are done with this one (their last act may have been
+	 * to queue the work item, cancelled next).  The CQP worker is ours.
 	 */
 	wait_var_event(&iw->pins, !atomic_read(&iw->pins));
 	cancel_work_sync(&iw->work);
@@ -1610,390 +1647,6 @@ void irdma_sim_iw_destroy(struct irdma_sim *sim, struct irdma_sim_qp *qp)
 	kfree_rcu(iw, rcu);
 }
 
-/* ------------------------------------------------------------------------ */
-/* The doorbell poller                                                      */
-/* ------------------------------------------------------------------------ */
-
-/**
- * irdma_sim_iw_db_taken() - read and clear the user doorbell page's
- * WQEALLOC word
- * @sim: instance
- *
- * libirdma stores a QP id there to announce WQEs; the model cannot trap
- * the store, so the poller takes the word.  Stores of several QPs between
- * two takes leave the last id only: the QPs whose ids were overwritten are
- * found by their valid WQEs (irdma_sim_iw_poll_scan() and
- * irdma_sim_iw_poll_all()).  The drop_user_db knob discards doorbells here.
- *
- * Context: the poller thread, the only reader of the word and the only
- * writer of the counters here.
- * Return: the QP id stored, 0 when no doorbell came since the last call
- * (QP 0 is never a user QP).
- */
-static u32 irdma_sim_iw_db_taken(struct irdma_sim *sim)
-{
-	u32 *wqealloc = page_address(sim->db_page) + IRDMA_DB_PAGE_WQEALLOC;
-	u32 drop, id;
-
-	/* a plain look first: the application's store keeps its cache line */
-	if (!READ_ONCE(*wqealloc))
-		return 0;
-	id = xchg(wqealloc, 0);
-	if (!id)
-		return 0;
-	sim->stats.user_db++;
-	drop = READ_ONCE(sim->knobs.drop_user_db);
-	if (drop) {
-		/* debugfs writes the knob without a lock: a test's knob */
-		WRITE_ONCE(sim->knobs.drop_user_db, drop - 1);
-		sim->stats.user_db_dropped++;
-		return 0;
-	}
-	return id;
-}
-
-/**
- * struct irdma_sim_iw_poll - the engines one look of the poller rang
- * @now: when the look began (ns)
- * @n: engines in @run
- * @run: engines claimed and pinned, for the poller to run after the look
- */
-struct irdma_sim_iw_poll {
-	u64 now;
-	u32 n;
-	struct irdma_sim_iw *run[IRDMA_SIM_POLL_RUN];
-};
-
-/**
- * irdma_sim_iw_poll_one() - ring a user QP if a valid WQE is at its tail
- * @sim: instance
- * @iw: engine
- * @pl: the look: gets the engine when the poller may run it
- *
- * A rung engine moves to the front of sim->iw_list, which so stays in the
- * order of the last doorbell (irdma_sim_iw_poll_scan() stops at the first
- * engine not rung lately).  The poller runs up to IRDMA_SIM_POLL_RUN of
- * the engines it rang itself, when no other context runs them: the
- * doorbell's work then starts without the work item's wakeup.  The others
- * get their work item.
- *
- * Context: the poller thread, sim->lock held.
- */
-static void irdma_sim_iw_poll_one(struct irdma_sim *sim,
-				  struct irdma_sim_iw *iw,
-				  struct irdma_sim_iw_poll *pl)
-{
-	lockdep_assert_held(&sim->lock);
-	/* a kernel QP's WQEs wait for its WQEALLOC write */
-	if (!iw->user || iw->phase == IRDMA_SIM_IW_IDLE ||
-	    iw->phase == IRDMA_SIM_IW_DOWN || !irdma_sim_iw_live(iw) ||
-	    !irdma_sim_iw_sq_ready(iw))
-		return;
-	irdma_sim_iw_ring(iw);
-	iw->rung_ns = pl->now;
-	list_move(&iw->node, &sim->iw_list);
-	if (iw->phase != IRDMA_SIM_IW_RUN)
-		return;
-	if (pl->n == ARRAY_SIZE(pl->run)) {
-		irdma_sim_iw_kick(iw);
-		return;
-	}
-	/*
-	 * Pinned live, under the lock: a destroy waits for the pin.  Not
-	 * claimed: its runner queues the work item for the ring.
-	 */
-	if (irdma_sim_iw_claim(iw)) {
-		atomic_inc(&iw->pins);
-		pl->run[pl->n++] = iw;
-	}
-}
-
-/**
- * irdma_sim_iw_poll_run() - run the engines a look claimed, then unpin
- * @pl: the look; emptied
- *
- * Context: the poller thread, sim->lock not held.
- */
-static void irdma_sim_iw_poll_run(struct irdma_sim_iw_poll *pl)
-{
-	u32 i;
-
-	for (i = 0; i < pl->n; i++)
-		irdma_sim_iw_run_pinned(pl->run[i]);
-	pl->n = 0;
-}
-
-/**
- * irdma_sim_iw_poll_scan() - a user doorbell came: ring its QP and the
- * QPs rung lately
- * @sim: instance
- * @id: the QP id the doorbell word held
- *
- * The cost of a doorbell does not grow with idle QPs: the QP named by the
- * word, then sim->iw_list from its front (the order of the last doorbell)
- * up to the first engine not rung for IRDMA_SIM_POLL_HOT_NS.  An id
- * overwritten in the word by another QP's store is found there when its
- * QP rang lately, or else by the next irdma_sim_iw_poll_all().
- *
- * Context: the poller thread.
- */
-static void irdma_sim_iw_poll_scan(struct irdma_sim *sim, u32 id)
-{
-	struct irdma_sim_iw_poll pl = { .now = ktime_get_ns() };
-	struct irdma_sim_iw *iw, *next, *named = NULL;
-	struct irdma_sim_qp *qp;
-	unsigned long flags;
-
-	spin_lock_irqsave(&sim->lock, flags);
-	/* the word is the application's to write: any id may be there */
-	qp = xa_load(&sim->qps, id);
-	if (qp)
-		named = READ_ONCE(qp->iw);
-	/* irdma_sim_iw_poll_one() checks that the QP is live */
-	if (named)
-		irdma_sim_iw_poll_one(sim, named, &pl);
-	list_for_each_entry_safe(iw, next, &sim->iw_list, node) {
-		/* signed: the clocks of two CPUs may disagree a little */
-		if ((s64)(pl.now - iw->rung_ns) > IRDMA_SIM_POLL_HOT_NS)
-			break;
-		/* once per look: a second claim would queue its work item */
-		if (iw != named)
-			irdma_sim_iw_poll_one(sim, iw, &pl);
-	}
-	spin_unlock_irqrestore(&sim->lock, flags);
-	irdma_sim_iw_poll_run(&pl);
-}
-
-/**
- * irdma_sim_iw_poll_all() - ring every user QP with a valid WQE at its
- * tail
- * @sim: instance
- *
- * Serves the doorbells whose ids another QP's store overwrote, for QPs
- * that had not rung lately.  The QPs are taken in order of id,
- * IRDMA_SIM_POLL_BATCH per hold of sim->lock, so that interrupts are
- * never off for long however many QPs exist.
- *
- * Context: the poller thread.
- */
-static void irdma_sim_iw_poll_all(struct irdma_sim *sim)
-{
-	struct irdma_sim_iw_poll pl = { .now = ktime_get_ns() };
-	unsigned long idx = 0, flags;
-	struct irdma_sim_qp *qp;
-	struct irdma_sim_iw *iw;
-	u32 seen;
-
-	sim->stats.user_db_full++;
-	do {
-		seen = 0;
-		spin_lock_irqsave(&sim->lock, flags);
-		xa_for_each_start(&sim->qps, idx, qp, idx) {
-			iw = READ_ONCE(qp->iw);
-			if (iw)
-				irdma_sim_iw_poll_one(sim, iw, &pl);
-			if (++seen == IRDMA_SIM_POLL_BATCH)
-				break;
-		}
-		spin_unlock_irqrestore(&sim->lock, flags);
-		irdma_sim_iw_poll_run(&pl);
-		cond_resched();
-	} while (seen == IRDMA_SIM_POLL_BATCH && idx++ < ULONG_MAX);
-}
-
-/**
- * irdma_sim_iw_poll_watch() - after a hint, watch the doorbell word
- * @sim: instance
- *
- * Gives up after IRDMA_SIM_POLL_SPIN_US, or when the scheduler wants the
- * CPU back.  A watch that saw no doorbell means the receiver is not
- * answering (the receiving end of a stream): engines give no hints for
- * IRDMA_SIM_POLL_BACKOFF_NS after it (sim->poll_missed_ns), so a stream
- * neither keeps the poller spinning nor wakes it for every FPDU.
- *
- * Context: the poller thread.
- * Return: the QP id of the doorbell that came, or 0.
- */
-static u32 irdma_sim_iw_poll_watch(struct irdma_sim *sim)
-{
-	u64 now, end;
-	u32 id;
-
-	if (!READ_ONCE(sim->poll_hint))
-		return 0;
-	WRITE_ONCE(sim->poll_hint, false);
-	now = ktime_get_ns();
-	end = now + IRDMA_SIM_POLL_SPIN_US * NSEC_PER_USEC;
-	do {
-		id = irdma_sim_iw_db_taken(sim);
-		if (id)
-			return id;
-		if (need_resched())
-			break;
-		cpu_relax();
-		now = ktime_get_ns();
-	} while (now < end);
-	WRITE_ONCE(sim->poll_missed_ns, now);
-	return 0;
-}
-
-/**
- * irdma_sim_iw_poll_sleep() - the poller's nap between two looks
- * @sim: instance
- * @min_us: shortest nap
- * @max_us: longest (the timer's slack)
- *
- * A hint (irdma_sim_iw_poll_hint()) ends the nap early.
- *
- * Context: the poller thread.
- */
-static void irdma_sim_iw_poll_sleep(struct irdma_sim *sim, u32 min_us,
-				    u32 max_us)
-{
-	u32 *wqealloc = page_address(sim->db_page) + IRDMA_DB_PAGE_WQEALLOC;
-	ktime_t until = ktime_add_us(ktime_get(), min_us);
-
-	/*
-	 * A hint, or a store whose trap wakes us (irdma_sim_iw_db_trap()),
-	 * that came before this is seen below; one after wakes us.
-	 */
-	set_current_state(TASK_IDLE);
-	if (!READ_ONCE(sim->poll_hint) && !READ_ONCE(*wqealloc) &&
-	    !kthread_should_stop())
-		schedule_hrtimeout_range(&until,
-					 (u64)(max_us - min_us) * NSEC_PER_USEC,
-					 HRTIMER_MODE_ABS);
-	__set_current_state(TASK_RUNNING);
-}
-
-/**
- * irdma_sim_iw_poll_full_by() - have every QP looked at by a time
- * @sim: instance
- * @due: when, at the latest (ktime_get_ns())
- *
- * A doorbell the poller took (an unwatched store, or a watched one it
- * took first) gets the look IRDMA_SIM_POLL_FULL_NS later; one its storing
- * task took, IRDMA_SIM_POLL_FULL_WATCHED_NS later.  An id is overwritten
- * only when two stores meet before the word is taken, which a storing
- * task, taking the word before it returns to user space, makes rare; and
- * the look at every QP is what costs a latency test beside many idle QPs.
- *
- * Context: the poller, or a storing task's task work.
- */
-static void irdma_sim_iw_poll_full_by(struct irdma_sim *sim, u64 due)
-{
-	u64 old = READ_ONCE(sim->poll_full_at), prev;
-
-	while (!old || due < old) {
-		prev = cmpxchg64(&sim->poll_full_at, old, due);
-		if (prev == old)
-			break;
-		old = prev;
-	}
-}
-
-/**
- * irdma_sim_iw_poller() - the user doorbell poller thread
- * @arg: instance
- *
- * Return: 0.
- */
-static int irdma_sim_iw_poller(void *arg)
-{
-	struct irdma_sim *sim = arg;
-	u64 full_at, now, judge_at = 0;
-	s64 traps, judge_traps = 0;
-	u32 id;
-
-	while (!kthread_should_stop()) {
-		traps = atomic64_read(&sim->db_traps);
-		id = irdma_sim_iw_db_taken(sim);
-		if (!id)
-			id = irdma_sim_iw_poll_watch(sim);
-		now = ktime_get_ns();
-		if (id) {
-			irdma_sim_iw_poll_scan(sim, id);
-			/*
-			 * Was the store watched?  Its trap follows it, but
-			 * under emulation a trap takes longer than a look:
-			 * judge by the traps counted a while later.
-			 */
-			if (!judge_at) {
-				judge_at = now + IRDMA_SIM_POLL_JUDGE_NS;
-				judge_traps = traps;
-			}
-			/* ids other stores overwrote: every QP, but not at once */
-			irdma_sim_iw_poll_full_by(sim, now + IRDMA_SIM_POLL_FULL_NS);
-		}
-		if (judge_at && now >= judge_at) {
-			/* no trap at all: unwatched stores, which need looks */
-			if (atomic64_read(&sim->db_traps) == judge_traps)
-				WRITE_ONCE(sim->poll_unwatched_ns, now);
-			judge_at = 0;
-		}
-		full_at = READ_ONCE(sim->poll_full_at);
-		if (full_at && now >= full_at) {
-			WRITE_ONCE(sim->poll_full_at, 0);
-			irdma_sim_iw_poll_all(sim);
-		}
-		if (id) {
-			/* doorbells may keep coming: look again, but yield */
-			cond_resched();
-			continue;
-		}
-		if (!READ_ONCE(sim->iw_user_qps)) {
-			/* no user QP: sleep until one is made */
-			wait_event_interruptible_timeout(sim->poll_wq,
-							 kthread_should_stop() ||
-							 READ_ONCE(sim->iw_user_qps),
-							 HZ);
-			continue;
-		}
-		/* signed: the clocks of two CPUs may disagree a little */
-		if ((s64)(ktime_get_ns() - sim->poll_unwatched_ns) <
-		    IRDMA_SIM_POLL_BUSY_NS)
-			irdma_sim_iw_poll_sleep(sim, 20, 50);
-		else
-			irdma_sim_iw_poll_sleep(sim, 2000, 2500);
-	}
-	return 0;
-}
-
-/**
- * irdma_sim_iw_db_run() - a watched store rang: take the word, run its QPs
- * @sim: instance
- *
- * What the poller does when it finds a doorbell, done by the task that
- * stored (watch.c); the poller looks at every QP later, for ids that
- * another store overwrote before the word was taken.
- *
- * Context: task work of the storing task: process, may sleep.
- */
-void irdma_sim_iw_db_run(struct irdma_sim *sim)
-{
-	u32 id = irdma_sim_iw_db_taken(sim);
-
-	if (!id)
-		return;
-	irdma_sim_iw_poll_scan(sim, id);
-	irdma_sim_iw_poll_full_by(sim, ktime_get_ns() +
-				  IRDMA_SIM_POLL_FULL_WATCHED_NS);
-}
-
-/**
- * irdma_sim_iw_db_trap() - a watched store landed that its task cannot take
- * @sim: instance
- *
- * The poller is woken to take the word now (watch.c: another thread of
- * the task has a run queued, or the task is exiting).
- *
- * Context: the storing task's debug trap, interrupts off.
- */
-void irdma_sim_iw_db_trap(struct irdma_sim *sim)
-{
-	wake_up_process(sim->poller);
-}
-
 /**
  * irdma_sim_iw_init() - the engine's per-instance parts
  * @sim: instance being created
@@ -2005,7 +1658,6 @@ int irdma_sim_iw_init(struct irdma_sim *sim)
 	INIT_LIST_HEAD(&sim->iw_list);
 	spin_lock_init(&sim->iw_bufs.lock);
 	hash_init(sim->iw_quads);
-	init_waitqueue_head(&sim->poll_wq);
 	/*
 	 * High priority: the applications of a latency test spin on both
 	 * CPUs; a normal kworker would wait for their time slice to end.
@@ -2014,20 +1666,6 @@ int irdma_sim_iw_init(struct irdma_sim *sim)
 				     WQ_HIGHPRI, 0, IRDMA_SIM_MODNAME, sim->id);
 	if (!sim->iw_wq)
 		return -ENOMEM;
-	sim->poller = kthread_run(irdma_sim_iw_poller, sim, "%s%u_poll",
-				  IRDMA_SIM_MODNAME, sim->id);
-	if (IS_ERR(sim->poller)) {
-		destroy_workqueue(sim->iw_wq);
-		return PTR_ERR(sim->poller);
-	}
-	/*
-	 * The fair class at the highest weight: the poller must see a
-	 * doorbell store while the application spins on its CQ, but a
-	 * real-time poller preempts the spinning applications and the
-	 * engines' kworkers every time it wakes, which under emulation
-	 * cost more latency than it saved.
-	 */
-	sched_set_normal(sim->poller, MIN_NICE);
 	return 0;
 }
 
@@ -2037,7 +1675,6 @@ int irdma_sim_iw_init(struct irdma_sim *sim)
  */
 void irdma_sim_iw_fini(struct irdma_sim *sim)
 {
-	kthread_stop(sim->poller);
 	destroy_workqueue(sim->iw_wq);
 	irdma_sim_iw_bufs_fini(sim);
 }

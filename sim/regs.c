@@ -222,8 +222,7 @@ out:
 const struct irdma_sim_ops irdma_sim_reg_ops = {
 	.rd32 = irdma_sim_rd32,
 	.wr32 = irdma_sim_wr32,
-	.watch_db = irdma_sim_watch_db,
-	.unwatch_db = irdma_sim_unwatch_db,
+	.mmap_db = irdma_sim_mmap_db,
 };
 
 /**

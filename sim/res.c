@@ -271,6 +271,7 @@ void irdma_sim_op_create_qp(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 		goto out;
 	qp->id = id;
 	qp->gen = sim->purged_gen;
+	qp->serial = ++sim->qp_serial ?: ++sim->qp_serial;
 	qp->type = type;
 	qp->state = IRDMA_QPS_IDLE;
 	INIT_LIST_HEAD(&qp->tx_node);

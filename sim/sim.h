@@ -7,6 +7,8 @@
  * responsibility:
  *   main.c    instances, rdma link add/delete, auxiliary device, removal
  *   regs.c    the register window (irdma_sim.h rd32/wr32)
+ *   udb.c     the user doorbell page: its mapping, each store decoded and
+ *             taken as a doorbell
  *   irq.c     MSI-X vectors as real Linux IRQs, cause routing, re-arm
  *   mem.c     DMA address checking, queue memory, HMC SD/PBLE lookups
  *   cqp.c     the control QP engine: fetch, dispatch, complete
@@ -17,7 +19,7 @@
  *   net.c     the netdev: rx_handler and qhash steering, frames built and
  *             sent for UDA send WQEs
  *   qp.c      the iWARP QP engine: life cycle, SQ walk, CQEs, AEs, flush,
- *             the user doorbell poller (iw.h: threading and locking)
+ *             doorbells (iw.h: threading and locking)
  *   ddp.c     MPA/DDP/RDMAP framing, receive parsing, memory placement
  *   tcp.c     the TCP offload: a kernel socket restored with TCP_REPAIR
  *   debugfs.c fault injection knobs and read-only state
@@ -205,6 +207,7 @@ struct irdma_sim_cq {
  * @used: elements written and not yet given back (sim->lock)
  * @posted: elements written
  * @overflows: events dropped (or flagged) because the queue was full
+ * @owner: the AEQ: whose AE each slot holds, for the QPs' bound
  */
 struct irdma_sim_eq {
 	u32 id;
@@ -217,6 +220,7 @@ struct irdma_sim_eq {
 	u32 used;
 	u64 posted;
 	u64 overflows;
+	struct irdma_sim_ae_owner *owner;
 };
 
 /**
@@ -233,6 +237,35 @@ struct irdma_sim_wq {
 	u32 size;
 	u32 tail;
 	u8 polarity;
+};
+
+/*
+ * AEs of one QP in the AEQ at a time: the driver sizes its AEQ for two per
+ * QP and one per CQ, so no QP can fill it for the others.  Later AEs of
+ * the QP wait, up to IRDMA_SIM_QP_AE_HELD of them, until the driver
+ * consumed its earlier ones; beyond that they are dropped and counted.
+ */
+#define IRDMA_SIM_QP_AE_INFLIGHT	2
+#define IRDMA_SIM_QP_AE_HELD		8
+
+/**
+ * struct irdma_sim_aeqe - an AEQE waiting for room (struct irdma_sim_qp)
+ * @ctx: QW0
+ * @qw1: QW1 without the valid bit
+ */
+struct irdma_sim_aeqe {
+	u64 ctx;
+	u64 qw1;
+};
+
+/**
+ * struct irdma_sim_ae_owner - whose AE an AEQ slot holds
+ * @qpn: QP id
+ * @serial: the QP's serial number, 0 for an AE of no QP
+ */
+struct irdma_sim_ae_owner {
+	u32 qpn;
+	u32 serial;
 };
 
 /**
@@ -260,6 +293,11 @@ struct irdma_sim_wq {
  * @tx_node: link in sim->uda_tx while a doorbell waits to be served
  *	(sim->lock)
  * @iw: the iWARP engine of an iWARP QP (qp.c), NULL for UDA QPs
+ * @serial: a number no other QP of the instance had (its AEQ slots name it)
+ * @ae_inflight: AEs of this QP in the AEQ, not yet consumed (sim->lock)
+ * @ae_nheld: AEs in @ae_held (sim->lock)
+ * @ae_held: AEs waiting for @ae_inflight to drop, oldest first
+ * @ae_dropped: AEs dropped because @ae_held was full
  * @rcu: deferred free
  */
 struct irdma_sim_qp {
@@ -284,6 +322,11 @@ struct irdma_sim_qp {
 	__le64 *shadow;
 	struct list_head tx_node;
 	struct irdma_sim_iw *iw;
+	u32 serial;
+	u8 ae_inflight;
+	u8 ae_nheld;
+	struct irdma_sim_aeqe ae_held[IRDMA_SIM_QP_AE_HELD];
+	u64 ae_dropped;
 	struct rcu_head rcu;
 };
 
@@ -625,7 +668,8 @@ struct irdma_sim_irq {
  * @fail_major: major code of the injected failure
  * @fail_minor: minor code of the injected failure
  * @drop_wqealloc: WQEALLOC writes naming an iWARP QP still to discard
- * @drop_user_db: user doorbell-page doorbells still to discard
+ * @drop_user_db: WQEALLOC stores to the user doorbell page still to
+ *	discard
  * @fail_iw_bufs: iWARP engine buffer requests still to fail
  */
 struct irdma_sim_knobs {
@@ -659,16 +703,21 @@ struct irdma_sim_knobs {
  * @ceqe_drops: CEQEs not written (no CEQ or CEQ full)
  * @aeqes: AEQEs written
  * @aeqe_drops: AEQEs not written (no AEQ or AEQ full)
+ * @aeqe_held: AEQEs that waited for their QP's earlier ones to be consumed
+ * @aeqe_qp_drops: AEQEs dropped because their QP had too many waiting
  * @cqarm: CQARM writes
  * @cqack: CQACK writes
  * @aeqalloc: AEQALLOC writes
  * @wqealloc: WQEALLOC writes
  * @wqealloc_dropped: of those, discarded by the drop_wqealloc knob
  * @wqealloc_inline: of those, whose engine ran in the writer's context
- * @user_db: doorbells the poller found in the user doorbell page
+ * @user_db: WQEALLOC stores to the user doorbell page (udb.c)
  * @user_db_dropped: of those, discarded by the drop_user_db knob
- * @user_db_full: the poller's looks at every QP, for the ids that other
- *	doorbells overwrote (irdma_sim_iw_poll_all())
+ * @user_db_ignored: of those, naming no live user QP
+ * @user_cqarm: CQARM stores to the user doorbell page
+ * @user_db_other: stores to the page outside its two doorbells, or to
+ *	the page of a deleted instance
+ * @user_db_refused: stores the model could not decode (SIGBUS)
  * @bad_reg: register accesses the model does not implement
  * @qhash_del_miss: qhash deletes that found no entry
  * @apbvt_anomalies: APBVT adds of set ports or deletes of clear ports
@@ -690,6 +739,8 @@ struct irdma_sim_stats {
 	u64 ceqe_drops;
 	u64 aeqes;
 	u64 aeqe_drops;
+	u64 aeqe_held;
+	u64 aeqe_qp_drops;
 	u64 cqarm;
 	u64 cqack;
 	u64 aeqalloc;
@@ -698,7 +749,10 @@ struct irdma_sim_stats {
 	u64 wqealloc_inline;
 	u64 user_db;
 	u64 user_db_dropped;
-	u64 user_db_full;
+	u64 user_db_ignored;
+	u64 user_cqarm;
+	u64 user_db_other;
+	u64 user_db_refused;
 	u64 bad_reg;
 	u64 qhash_del_miss;
 	u64 apbvt_anomalies;
@@ -890,6 +944,7 @@ struct irdma_sim_iw_cache {
  * @dead: processing stopped for good (lock)
  * @gen: CQP generation, bumped when the CQP is destroyed (lock)
  * @purged_gen: generation whose leftovers the worker has freed (worker)
+ * @qp_serial: serial number of the last QP created (worker)
  * @regs: register file
  * @irq: interrupt controller
  * @cqp: control QP
@@ -914,32 +969,14 @@ struct irdma_sim_iw_cache {
  * @uda_tx: UDA QPs whose SQ doorbell waits to be served (lock)
  * @uda_work: transmits the send WQEs of the QPs on @uda_tx
  * @ip_id: next IPv4 identification of a transmitted frame (lock)
- * @db_page: user doorbell page
  * @iw_wq: the iWARP engines' workqueue (qp.c)
  * @iw_list: engines of iWARP QPs (lock)
  * @iw_bufs: spare transmit and receive buffers of the engines
  * @iw_quads: engines whose quad is offloaded, by local port (lock for
  *	changes, RCU for the rx_handler)
- * @poller: the user doorbell poller thread
- * @poll_wq: where the poller sleeps while there is no user QP (woken
- *	when one is made)
- * @iw_user_qps: engines of user QPs (lock); none: the poller sleeps
  * @rx_now: times an iWARP socket's data_ready callback read and placed
  *	received bytes itself (irdma_sim_iw_data_ready()); atomic, so that
  *	the callback takes no instance lock to count
- * @poll_hint: an engine delivered inbound data to a user QP: its
- *	application may answer at once, so the poller watches the doorbell
- *	word for a moment instead of waiting for its timer
- * @poll_missed_ns: when the poller's last watch ended without a doorbell;
- *	no hints for a while after it (written by the poller only)
- * @poll_unwatched_ns: when the poller last found a doorbell that no watch
- *	announced (watch.c): it keeps looking often, and engines give
- *	hints, for IRDMA_SIM_POLL_BUSY_NS after it (written by the poller)
- * @poll_full_at: when the poller looks at every QP next (0: no doorbell
- *	came since its last such look); set by whoever takes a doorbell
- * @db_traps: stores to a watched doorbell word (watch.c)
- * @db_watches: doorbell page mappings watched now
- * @db_watch_failed: mappings whose watch could not be set
  * @ddir: debugfs directory
  * @knobs: fault injection
  * @stats: counters
@@ -965,6 +1002,7 @@ struct irdma_sim {
 	bool dead;
 	u32 gen;
 	u32 purged_gen;
+	u32 qp_serial;
 	struct irdma_sim_regs regs;
 	struct irdma_sim_irq irq;
 	struct irdma_sim_cqp cqp;
@@ -991,22 +1029,11 @@ struct irdma_sim {
 	struct list_head uda_tx;
 	struct work_struct uda_work;
 	u16 ip_id;
-	struct page *db_page;
 	struct workqueue_struct *iw_wq;
 	struct list_head iw_list;
 	struct irdma_sim_iw_cache iw_bufs;
 	DECLARE_HASHTABLE(iw_quads, 6);
-	struct task_struct *poller;
-	wait_queue_head_t poll_wq;
-	u32 iw_user_qps;
 	atomic64_t rx_now;
-	bool poll_hint;
-	u64 poll_missed_ns;
-	u64 poll_unwatched_ns;
-	u64 poll_full_at;
-	atomic64_t db_traps;
-	atomic64_t db_watches;
-	atomic64_t db_watch_failed;
 	struct dentry *ddir;
 	struct irdma_sim_knobs knobs;
 	struct irdma_sim_stats stats;
@@ -1240,16 +1267,15 @@ void irdma_sim_iw_run_pinned(struct irdma_sim_iw *iw);
 void irdma_sim_iw_destroy(struct irdma_sim *sim, struct irdma_sim_qp *qp);
 int irdma_sim_iw_steal(struct irdma_sim *sim, struct sk_buff *skb,
 		       const struct irdma_sim_frame *f);
-void irdma_sim_iw_db_trap(struct irdma_sim *sim);
-void irdma_sim_iw_db_run(struct irdma_sim *sim);
+struct irdma_sim_iw *irdma_sim_iw_user_doorbell(struct irdma_sim *sim, u32 id);
+void irdma_sim_iw_run_on_return(struct irdma_sim_iw *iw);
 int irdma_sim_iw_init(struct irdma_sim *sim);
 void irdma_sim_iw_fini(struct irdma_sim *sim);
 void irdma_sim_iw_show(struct irdma_sim *sim, struct seq_file *s);
 
-/* watch.c */
-void *irdma_sim_watch_db(struct irdma_sim_adev *sadev, unsigned long uaddr);
-void irdma_sim_unwatch_db(struct irdma_sim_adev *sadev, void *watch);
-void irdma_sim_watch_exit(void);
+/* udb.c */
+int irdma_sim_mmap_db(struct irdma_sim_adev *sadev, struct vm_area_struct *vma);
+void irdma_sim_udb_exit(void);
 
 /* net.c */
 int irdma_sim_net_attach(struct irdma_sim *sim);
