@@ -42,8 +42,9 @@
 #       (MemTotal - MemFree - Buffers - Cached, caches dropped) less the
 #       growth of the two cm_loops' resident memory, and of that the slab
 # Below the table, what one doorbell costs this CPU (tests/progs/db_trap):
-# a system call (siw's doorbell) against a store under a write watchpoint
-# (the model's), and the kernel work after each.
+# a system call (siw's doorbell) against a store to the model's doorbell
+# page (and, for comparison, a store under a write watchpoint, how the
+# model once saw them), and the kernel work after each.
 # --cells runs only the cells named, as in "write_lat:8 rate:0 held idle"
 # (held: the rate with --hold held; idle: the idle QPs cells).
 # Each cell runs its runs for every pair in turn, on devices made for it
@@ -522,13 +523,16 @@ ratio_row() {
 ratio_row "latency beside idle / alone just before" "idle:$hold" "alone:$hold"
 ratio_row "held rate / rate with none" "rate:$hold" rate:0
 # what one doorbell costs here: siw rings with a system call, the model
-# sees libirdma's store through a watchpoint trap (tests/progs/db_trap)
+# takes each store to its doorbell page in a page fault (tests/progs/db_trap)
 out ""
-if db=$("$T_PROGS/db_trap" 2>&1); then
+links_down
+link_add "$T_NS_A" "$T_IF_A" irdma0 irdma
+if db=$("$T_PROGS/db_trap" -d irdma0 2>&1); then
 	out "One doorbell on this CPU (tests/progs/db_trap): $db."
 else
 	out "One doorbell on this CPU: db_trap failed: $db"
 fi
+links_down
 out ""
 out "Bandwidth, rates: higher is better; latency, CPU: lower is better."
 out "n/a: siw/irdma ib_write_lat (and the idle rows, which run it): siw starts MPA in client-server mode (no RTR), where the responder may not send first; ib_write_lat's server does."
