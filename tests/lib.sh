@@ -34,9 +34,14 @@
 # library installs the EXIT trap.
 #
 # Kernel log: t_dmesg_mark writes a marker into the log; t_dmesg_since
-# prints what came after it; t_dmesg_check NAME passes when no warning,
-# BUG, oops, KASAN, lockdep, refcount, list corruption, hung task or stuck
-# netdev report (T_DMESG_BAD) came after it.
+# prints what came after the last one.  t_dmesg_check NAME passes when no
+# warning, BUG, oops, KASAN, lockdep, refcount, list corruption, hung task
+# or stuck netdev report (T_DMESG_BAD) came since the previous
+# t_dmesg_check, or since the script's first mark: every line of the log
+# from the first mark on is checked once, whatever marks came between.
+# What the deferred teardown (t_defer) logs after the last check is
+# checked at exit, as "<topic>/teardown-dmesg" (the topic is the first
+# mark's label up to its first "/").
 #
 # Slab: t_slab_snap FILE records /proc/slabinfo (active objects per cache,
 # after shrinking every cache); t_slab_cmp NAME BEFORE AFTER [CACHE_REGEX]
@@ -79,6 +84,10 @@ export T_KVER
 T_FAILS=0
 T_DEFERRED=()
 T_DMESG_MARK=
+# the marker after which t_dmesg_check looks, and the name of the check
+# at exit (empty until the first t_dmesg_mark)
+T_DMESG_FROM=
+T_DMESG_TOPIC=
 
 t_pass() { echo "PASS: $1"; }
 t_skip() { echo "SKIP: $1: ${2:-skipped}"; }
@@ -159,7 +168,19 @@ t_run_deferred() {
 	done
 	T_DEFERRED=()
 }
-trap t_run_deferred EXIT
+
+# the EXIT trap: the deferred teardown, then the kernel log since the last
+# t_dmesg_check (the teardown's included); a problem there makes a script
+# that passed (or skipped) exit 1
+t_at_exit() {
+	local rc=$?
+	t_run_deferred
+	if [ -n "$T_DMESG_FROM" ] && ! t_dmesg_check "$T_DMESG_TOPIC/teardown-dmesg"; then
+		case $rc in 0 | 4) rc=1 ;; esac
+	fi
+	exit "$rc"
+}
+trap t_at_exit EXIT
 trap 'exit 130' INT TERM
 
 # --- two test hosts ---------------------------------------------------
@@ -216,41 +237,66 @@ t_in() {
 
 T_DMESG_BAD='WARNING:|BUG:|Oops|KASAN|UBSAN|lockdep|unregister_netdevice: waiting for|possible circular locking|possible recursive locking|suspicious RCU usage|refcount_t|list_del corruption|list_add corruption|hung task|blocked for more than|general protection fault|stack-protector|Call Trace:|rcu.*stall|unreferenced object|Kernel panic|BUG [^ :]+ \(|Poison overwritten|pagealloc: memory corruption'
 
-# t_dmesg_mark [LABEL]: put a unique marker into the kernel log
-t_dmesg_mark() {
-	T_DMESG_MARK="irdma-test-mark $$.$RANDOM.$(date +%s%N) ${1:-}"
-	echo "$T_DMESG_MARK" >/dev/kmsg
+# t_dmesg_marker LABEL: write a unique marker line into the kernel log
+# and print it
+t_dmesg_marker() {
+	local m
+	m="irdma-test-mark $$.$RANDOM.$(date +%s%N) $1"
+	echo "$m" >/dev/kmsg
+	echo "$m"
 }
 
-# t_dmesg_since: the kernel log after the last t_dmesg_mark (all of it when
-# the marker is gone from the ring buffer)
-t_dmesg_since() {
+# t_dmesg_mark [LABEL]: put a unique marker into the kernel log, for
+# t_dmesg_since.  The first one also starts what t_dmesg_check checks.
+t_dmesg_mark() {
+	T_DMESG_MARK=$(t_dmesg_marker "${1:-}")
+	if [ -z "$T_DMESG_FROM" ]; then
+		T_DMESG_FROM=$T_DMESG_MARK
+		T_DMESG_TOPIC=${1:-$(basename "$0" .sh)}
+		T_DMESG_TOPIC=${T_DMESG_TOPIC%%/*}
+	fi
+}
+
+# t_dmesg_after MARKER: the kernel log after MARKER (all of it when the
+# marker is gone from the ring buffer)
+t_dmesg_after() {
 	local log
 	log=$(dmesg)
-	if [ -n "$T_DMESG_MARK" ] && grep -qF "$T_DMESG_MARK" <<<"$log"; then
-		awk -v m="$T_DMESG_MARK" 'f; index($0, m) { f = 1 }' <<<"$log"
+	if [ -n "$1" ] && grep -qF "$1" <<<"$log"; then
+		awk -v m="$1" 'f; index($0, m) { f = 1 }' <<<"$log"
 	else
 		printf '%s\n' "$log"
 	fi
 }
 
-# t_dmesg_bad: the lines since the mark that report a kernel problem
+# t_dmesg_since: the kernel log after the last t_dmesg_mark
+t_dmesg_since() {
+	t_dmesg_after "$T_DMESG_MARK"
+}
+
+# t_dmesg_bad: the lines since the last mark that report a kernel problem
 t_dmesg_bad() {
 	t_dmesg_since | grep -E "$T_DMESG_BAD"
 }
 
 # t_dmesg_check NAME: PASS when the kernel reported no problem since the
-# mark, else FAIL with the first report; the log since the mark is shown
+# last t_dmesg_check (or, the first time, since the first mark), else FAIL
+# with the first report and the log of that stretch; the next check
+# starts here
 t_dmesg_check() {
-	local bad
-	bad=$(t_dmesg_bad | head -n1)
+	local name=$1 from=$T_DMESG_FROM log bad
+	[ -n "$from" ] || from=$T_DMESG_MARK
+	log=$(t_dmesg_after "$from")
+	T_DMESG_FROM=$(t_dmesg_marker "$name")
+	[ -n "$T_DMESG_TOPIC" ] || T_DMESG_TOPIC=${name%%/*}
+	bad=$(grep -E -m1 "$T_DMESG_BAD" <<<"$log")
 	if [ -z "$bad" ]; then
-		t_pass "$1"
+		t_pass "$name"
 		return 0
 	fi
-	t_log "kernel log since the mark:"
-	t_dmesg_since | tail -n 60 | t_indent
-	t_fail "$1" "kernel log: $bad"
+	t_log "kernel log since the last check:"
+	tail -n 60 <<<"$log" | t_indent
+	t_fail "$name" "kernel log: $bad"
 	return 1
 }
 

@@ -64,7 +64,7 @@ t_defer ip netns exec kb rdma link delete siw0
 # loaded from netns NS: siw opens its sockets in the namespace of the
 # process calling it (the loader), not in that of the rdma_cm id
 kv() {
-	local name=$1 rc=0 out mark=$T_DMESG_MARK
+	local name=$1 rc=0 out
 	local run=()
 	[ -z "${6:-}" ] || run=(ip netns exec "$6")
 	t_dmesg_mark "$name"
@@ -79,7 +79,6 @@ kv() {
 		t_iw_diag
 		t_fail "$name" "insmod exited $rc: $out"
 	fi
-	T_DMESG_MARK=$mark	# the final check covers every run
 }
 
 kv "$P/irdma-client-siw-ipv4" "$B4" 7301 "$kb_pid" 0 kb
