@@ -12,8 +12,15 @@
 # script.  A script that exits non-zero without a FAIL line counts as
 # "FAIL: vm/<script>: exited N"; one that runs longer than its timeout
 # (default 300 s, or "# timeout: SEC" in the script's first 20 lines) is
-# killed and counted FAIL.  If the kernel dies or wedges (a script cannot be
-# killed), the running script is counted FAIL and a fresh VM runs the rest.
+# killed and counted FAIL.  After each script the guest removes what it
+# left (RDMA links, namespaces, modules): a removal that fails is
+# "FAIL: vm/<script>/cleanup", and a kernel report (tests/lib.sh's
+# T_DMESG_BAD) that none of the script's own checks saw (before its first
+# mark, after its last check, in this cleanup) is
+# "FAIL: vm/<script>/kernel-log".  If the kernel dies or wedges anywhere
+# from a script's start to the end of the cleanup after it, that script
+# is counted FAIL and a fresh VM runs the rest; a VM that dies after the
+# last script, or exits non-zero, is a FAIL too.
 # Exit status 1 if anything failed.
 #
 # First, on the host: the C programs in tests/progs/*.c are compiled into
@@ -47,6 +54,8 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 testdir=${VMTEST_DIR:-$repo/tests/vm}
 default_timeout=300
+# what the cleanup after a script may take before the host stops the VM
+cleanup_timeout=120
 
 now() { echo "${EPOCHREALTIME/,/.}"; }
 elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
@@ -60,23 +69,80 @@ script_timeout() {
 
 # ---------------------------------------------------------------- guest ---
 
-# put the guest back to a known state between scripts
+# the kernel's reports of a problem (tests/lib.sh's T_DMESG_BAD)
+bad_re() {
+	# shellcheck source=tests/lib.sh
+	(. "$repo/tests/lib.sh" && trap - EXIT && echo "$T_DMESG_BAD")
+}
+
+# mark LABEL: a marker line in the kernel log; prints it
+mark() {
+	local m="irdma-vm-test-mark $$.$RANDOM $1"
+	echo "$m" >/dev/kmsg
+	echo "$m"
+}
+
+# log_unchecked START: the kernel log after the marker START (all of it
+# when the marker is gone: a script may clear the log) that no check of
+# the script saw: up to the script's first tests/lib.sh marker, and after
+# its last one (its last t_dmesg_check, or its exit's); all of it when the
+# script wrote none
+log_unchecked() {
+	dmesg | awk -v m="$1" '
+		{ l[++n] = $0 }
+		index($0, m) { s = n }
+		END {
+			for (i = s + 1; i <= n; i++)
+				if (l[i] ~ /irdma-test-mark /) {
+					if (!first)
+						first = i
+					last = i
+				}
+			for (i = s + 1; i <= n; i++)
+				if (!first || i < first || i > last)
+					print l[i]
+		}'
+}
+
+# what the cleanup could not remove, blamed on the script that left it:
+# the scripts after it are not blamed again for it
+stuck=' '
+
+# guest_reset NAME START: put the guest back to a known state after script
+# NAME (started after the kernel log marker START).  What the script left
+# behind is removed and named; a removal that fails is a FAIL of the
+# script, and so is a kernel report that no check of the script saw (its
+# teardown's included, and this cleanup's).
 guest_reset() {
-	local l left=
+	local name=$1 start=$2 l left='' failed='' again='' bad
 	for l in $(timeout 10 rdma link show 2>/dev/null | sed -n 's/^link \([^/]*\)\/.*/\1/p' | sort -u); do
 		left+=" rdma:$l"
-		timeout 20 rdma link delete "$l" >/dev/null 2>&1
+		timeout 20 rdma link delete "$l" >/dev/null 2>&1 || failed+=" rdma:$l"
 	done
 	for l in $(ip netns list 2>/dev/null | cut -d' ' -f1); do
 		left+=" netns:$l"
-		timeout 20 ip netns del "$l" >/dev/null 2>&1
+		timeout 20 ip netns del "$l" >/dev/null 2>&1 || failed+=" netns:$l"
 	done
 	for l in irdma_sim irdma siw rdma_rxe; do
 		[ -d "/sys/module/$l" ] || continue
 		left+=" module:$l"
-		timeout 20 modprobe -r "$l" >/dev/null 2>&1
+		timeout 20 modprobe -r "$l" >/dev/null 2>&1 || failed+=" module:$l"
 	done
 	[ -z "$left" ] || echo "# vm-test: cleaned up after the script:$left"
+	for l in $failed; do
+		case $stuck in *" $l "*) again+=" $l" ;; esac
+	done
+	[ -z "$again" ] || echo "# vm-test: still not removable, left by an earlier script:$again"
+	for l in $again; do failed=${failed/ $l/}; done
+	if [ -n "$failed" ]; then
+		echo "FAIL: vm/$name/cleanup: could not remove what it left:$failed"
+		stuck+="${failed# } "
+	fi
+	bad=$(log_unchecked "$start" | grep -E -m1 "$(bad_re)")
+	if [ -n "$bad" ]; then
+		log_unchecked "$start" | tail -n 40 | sed 's/^/#   /'
+		echo "FAIL: vm/$name/kernel-log: a report no check of the script saw: $bad"
+	fi
 }
 
 # run_one SCRIPT: run it with a timeout, pass its output through, print the
@@ -168,14 +234,24 @@ run_one() {
 	return 0
 }
 
+# The guest's protocol with the host, per script: "start NAME", its output,
+# "end NAME rc=...", the cleanup after it ("cleanup NAME"), then "done
+# NAME".  The host blames NAME for a VM that dies or hangs anywhere between
+# its start and its done; after the last one, "all done".
 guest_main() {
-	local s
+	local s start
 	# a hung test should be reported by the kernel before its timeout
 	sysctl -qw kernel.hung_task_timeout_secs=30 2>/dev/null
 	for s in "$@"; do
+		start=$(mark "start $s")
 		run_one "$testdir/$s"
-		[ $? -ne 2 ] || exit 2
-		guest_reset
+		if [ $? -eq 2 ]; then
+			echo "# vm-test: done $s (wedged: no cleanup)"
+			exit 2
+		fi
+		echo "# vm-test: cleanup $s (timeout ${cleanup_timeout}s)"
+		guest_reset "$s" "$start"
+		echo "# vm-test: done $s"
 	done
 	echo "# vm-test: all done"
 }
@@ -263,8 +339,8 @@ host_main() {
 		scripts+=("$s")
 	done
 	if [ "${#scripts[@]}" -eq 0 ]; then
-		echo "SKIP: vm: no test scripts in tests/vm${patterns[*]:+ matching ${patterns[*]}}"
-		return 0
+		echo "FAIL: vm: no test scripts in $testdir${patterns[*]:+ matching ${patterns[*]}}"
+		return 1
 	fi
 	local failed=0 pass=0 fail=0 skip=0 current='' line
 	start=$(now)
@@ -282,13 +358,15 @@ host_main() {
 			total=$((total + t + 20))
 		done
 		current=
-		local done_list=() all_done=0 fifo cur_start=0 cur_limit=0 part='' st
+		local done_list=() all_done=0 fifo cur_start=0 cur_limit=0 part='' st phase=''
+		local vm_rc wedged=0
 		echo "# vm-test: booting a VM for ${#todo[@]} script(s)"
 		fifo=$(mktemp -u /tmp/vm-tests.XXXXXX)
 		mkfifo "$fifo"
 		"$here/run.sh" --timeout "$total" --append "slab_nomerge slub_debug=FZP page_poison=1 ${VMTEST_APPEND:-}" -- \
-			env override_timeout="${override_timeout:-}" VMTEST_DIR="$testdir" "$here/tests.sh" --guest "${todo[@]}" \
-			>"$fifo" 2>&1 &
+			env override_timeout="${override_timeout:-}" VMTEST_DIR="$testdir" \
+			IRDMA_VM_NO_REPO_MODULES="${IRDMA_VM_NO_REPO_MODULES:-0}" \
+			"$here/tests.sh" --guest "${todo[@]}" >"$fifo" 2>&1 &
 		vm_pid=$!
 		exec {vm_out}<"$fifo"
 		rm -f "$fifo"
@@ -302,10 +380,12 @@ host_main() {
 				fi
 				part+=$line
 				# the guest enforces each script's limit; if the guest
-				# itself is stuck, stop the VM a minute after that
+				# itself is stuck (in the script or in the cleanup after
+				# it), stop the VM a minute after that
 				if [ -n "$current" ] && [ $((SECONDS - cur_start)) -gt $((cur_limit + 60)) ]; then
-					echo "# vm-test: $current: no end $((cur_limit + 60)) s after its start: stopping the VM"
+					echo "# vm-test: $current: $phase not over $((cur_limit + 60)) s after it began: stopping the VM"
 					kill "$vm_pid" 2>/dev/null
+					cur_start=$SECONDS
 				fi
 				continue
 			fi
@@ -320,8 +400,15 @@ host_main() {
 				[[ "$cur_limit" =~ ^[0-9]+$ ]] || cur_limit=$default_timeout
 				current=${current%% *}
 				cur_start=$SECONDS
+				phase=run
 				;;
-			"# vm-test: end "*) done_list+=("$current"); current= ;;
+			"# vm-test: end "*rc=wedged*) wedged=1 ;;
+			"# vm-test: cleanup "*)
+				cur_limit=$cleanup_timeout
+				cur_start=$SECONDS
+				phase=cleanup
+				;;
+			"# vm-test: done "*) done_list+=("$current"); current= ;;
 			"# vm-test: all done") all_done=1 ;;
 			PASS:*) pass=$((pass + 1)) ;;
 			FAIL:*) fail=$((fail + 1)) ;;
@@ -330,11 +417,20 @@ host_main() {
 		done
 		exec {vm_out}<&-
 		wait "$vm_pid"
+		vm_rc=$?
 		vm_pid=
-		[ "$all_done" = 1 ] && break
-		# the VM died or wedged: blame the running script, go on with a new VM
+		if [ "$all_done" = 1 ]; then
+			# nothing may go wrong after the last script either
+			if [ "$vm_rc" -ne 0 ]; then
+				echo "FAIL: vm: the VM exited $vm_rc after the last script (kernel panic or hang at shutdown)"
+				fail=$((fail + 1))
+			fi
+			break
+		fi
+		# the VM died or wedged: blame the script it ran or cleaned up
+		# after, go on with a new VM
 		if [ -n "$current" ]; then
-			echo "FAIL: vm/$current: the VM died while it ran (kernel panic, hang or VM timeout)"
+			echo "FAIL: vm/$current: the VM died or hung (exit $vm_rc) ${phase:+in the ${phase/run/script}} (kernel panic, hang or VM timeout)"
 			fail=$((fail + 1))
 			done_list+=("$current")
 		fi
@@ -345,9 +441,13 @@ host_main() {
 			[ "$hit" = 1 ] || rest+=("$s")
 		done
 		if [ "${#rest[@]}" -eq "${#todo[@]}" ]; then
-			echo "FAIL: vm: the VM did not run any test script (boot failure?)"
+			echo "FAIL: vm: the VM did not run any test script (exit $vm_rc: boot failure?)"
 			fail=$((fail + 1))
 			break
+		fi
+		if [ "${#rest[@]}" -eq 0 ] && [ -z "$current" ] && [ "$wedged" = 0 ]; then
+			echo "FAIL: vm: the VM died (exit $vm_rc) after its last script, before it said it was done"
+			fail=$((fail + 1))
 		fi
 		todo=("${rest[@]}")
 	done
