@@ -16,9 +16,11 @@
 #   t_fail NAME WHY         FAIL: NAME: WHY
 #   t_skip NAME WHY         SKIP: NAME: WHY
 #   t_check NAME CMD...     PASS if CMD succeeds (60 s), else FAIL + output
-#   t_require NAME CMD...   SKIP NAME unless the commands exist
-#   t_need_ours NAME MOD... SKIP NAME and exit 4 unless MOD is this repo's
+#   t_require NAME CMD...   FAIL NAME unless the commands exist (make deps
+#                           installs every tool the scripts use)
+#   t_need_ours NAME MOD... exit unless MOD is this repo's build (see there)
 #   t_exit                  exit 1 if any t_fail, else 0
+# A SKIP is only for what this machine cannot have, and says why.
 # Diagnostics go on lines starting with "# " (t_log, t_indent).  NAME has
 # no ": "; prefix it with the script's topic ("link/port-down").
 #
@@ -133,13 +135,15 @@ t_check() {
 	return 1
 }
 
-# t_require NAME CMD...: SKIP NAME and return 1 unless every CMD is found
+# t_require NAME CMD...: FAIL NAME and return 1 unless every CMD is found.
+# Every tool the scripts use is one that "make deps" installs: a missing
+# one is a broken setup, not something to skip.
 t_require() {
 	local name=$1 c
 	shift
 	for c in "$@"; do
 		command -v "$c" >/dev/null 2>&1 && continue
-		t_skip "$name" "$c not installed"
+		t_fail "$name" "$c is not installed (make deps installs it)"
 		return 1
 	done
 }
@@ -731,16 +735,22 @@ t_ko_ours() {
 }
 
 # t_need_ours NAME MOD...: unless every MOD is this repo's build (see
-# t_ko_ours), print "SKIP: NAME: ..." and exit 4 (kselftest's "skipped"):
-# a script about the driver skips when the build failed, instead of
-# failing every step
+# t_ko_ours), end the script.  When tools/check.sh's build stage failed
+# (it runs the suite with IRDMA_VM_NO_REPO_MODULES=1, and has counted the
+# failure), a script about the driver has nothing to test: "SKIP: NAME:
+# ..." and exit 4 (kselftest's "skipped").  Otherwise a missing build is a
+# broken setup: FAIL and exit 1.
 t_need_ours() {
 	local name=$1 m
 	shift
 	for m in "$@"; do
 		t_ko_ours "$m" && continue
-		t_skip "$name" "$m.ko is not built (modinfo -n $m: $(t_ko_path "$m"))"
-		exit 4
+		if [ "${IRDMA_VM_NO_REPO_MODULES:-0}" = 1 ]; then
+			t_skip "$name" "the build failed: no $m.ko of this repo"
+			exit 4
+		fi
+		t_fail "$name" "$m.ko is not this repo's build (modinfo -n $m: $(t_ko_path "$m"))"
+		exit 1
 	done
 }
 
@@ -788,7 +798,8 @@ t_iw_diag() {
 # t_cap_start NS IF FILE: capture the TCP frames (tagged or not) on IF in
 # netns NS into FILE with dumpcap (its messages in FILE.log), for tshark to
 # read after t_cap_stop.  Return 1 (and no capture) when dumpcap or tshark
-# is missing, 2 when the capture did not start within 30 s.
+# is missing, 2 when the capture did not start within 30 s; both are
+# failures of the setup (make deps installs them).
 t_cap_start() {
 	T_CAP_PID=
 	command -v dumpcap >/dev/null && command -v tshark >/dev/null || return 1
@@ -796,6 +807,17 @@ t_cap_start() {
 	T_CAP_PID=$!
 	t_defer kill "$T_CAP_PID"
 	t_wait 30 test -s "$3" || return 2
+}
+
+# t_cap_fail NAME FILE STATUS: FAIL NAME for t_cap_start's STATUS
+t_cap_fail() {
+	case $3 in
+	1) t_fail "$1" "dumpcap or tshark is not installed (make deps installs them)" ;;
+	*)
+		t_indent <"$2.log" 2>/dev/null
+		t_fail "$1" "the capture did not start within 30 s"
+		;;
+	esac
 }
 
 # t_cap_stop: end t_cap_start's capture; its file is complete on return

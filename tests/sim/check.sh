@@ -18,8 +18,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 ko=$here/check/irdma_sim_check.ko
 
 sim_require irdma_sim
-[ -f "$ko" ] || skip "$ko not built"
+[ -f "$ko" ] || { fail "$ko is not built (tools/vm/tests.sh builds it)"; exit 1; }
 
+# shellcheck disable=SC2317 # called by the trap
 cleanup() {
 	ip link del cva 2>/dev/null
 	rmmod irdma_sim_check irdma_sim 2>/dev/null

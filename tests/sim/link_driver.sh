@@ -17,8 +17,9 @@ D=/sys/kernel/debug/irdma_sim
 
 sim_require rdma irdma_sim irdma
 
+# shellcheck disable=SC2317 # called by the trap
 cleanup() {
-	for ns in a b; do ip netns del $ns 2>/dev/null; done
+	for ns in a b; do ip netns del "$ns" 2>/dev/null; done
 	ip link del va 2>/dev/null
 	rmmod irdma_sim 2>/dev/null
 	rmmod irdma 2>/dev/null
@@ -29,16 +30,16 @@ trap cleanup EXIT
 wait_gone() {
 	local i n
 	for i in $(seq 100); do
-		n=$(ls /sys/bus/irdma_sim/devices 2>/dev/null | wc -l)
+		n=$(entries /sys/bus/irdma_sim/devices)
 		[ "$n" = 0 ] && break
 		sleep 0.1
 	done
 	[ "$n" = 0 ] || fail "$1: $n irdma_sim bus devices left"
-	n=$(ls /sys/bus/auxiliary/devices 2>/dev/null | grep -c irdma_sim)
+	n=$(entries /sys/bus/auxiliary/devices irdma_sim)
 	[ "$n" = 0 ] || fail "$1: $n auxiliary devices left"
 	n=$(grep -c irdma /proc/interrupts)
 	[ "$n" = 0 ] || fail "$1: $n IRQs left"
-	n=$(ls $D 2>/dev/null | grep -vc defaults)
+	n=$(entries "$D" . defaults)
 	[ "$n" = 0 ] || fail "$1: $n debugfs directories left"
 	n=$(rdma link show 2>/dev/null | wc -l)
 	[ "$n" = 0 ] || fail "$1: $n RDMA links left"
@@ -117,8 +118,8 @@ wait_gone "rmmod irdma"
 
 # 20 add/delete cycles
 for i in $(seq 20); do
-	add a va irdma$i || break
-	ip netns exec a rdma link delete irdma$i
+	add a va "irdma$i" || break
+	ip netns exec a rdma link delete "irdma$i"
 done
 wait_gone "20 add/delete cycles"
 
@@ -131,10 +132,13 @@ ip netns exec a timeout 5 ibv_rc_pingpong -d irdma0 -g 0 >/dev/null 2>&1 &&
 	fail "ibv_rc_pingpong with a failing CREATE_CQ"
 after=$(awk '/^wqes/ { print $2 }' "$dir/cqp")
 if [ "$before" = "$after" ]; then
-	echo "skip: the driver issued no CQP command for ibv_rc_pingpong"
+	fail "the driver issued no CQP command for ibv_rc_pingpong: the fault was not injected"
 else
-	grep -q "injected 1" "$dir/cqp" && pass "CREATE_CQ failure injected" ||
+	if grep -q "injected 1" "$dir/cqp"; then
+		pass "CREATE_CQ failure injected"
+	else
 		fail "fail_opcode not used: $(head -3 "$dir/cqp")"
+	fi
 fi
 echo 0xffffffff >"$dir/fail_opcode"
 ip netns exec a rdma link delete irdma0
@@ -149,15 +153,15 @@ wait_gone "after lost interrupts"
 
 # probe-time faults: the driver fails its probe, rdma link add says ENODEV
 for knob in fail_cqp_create "fail_opcode 0x21" "fail_opcode 0x03" fw_not_ready; do
-	set -- $knob
-	echo "${2:-1}" >$D/defaults/$1
+	read -r knob_name knob_value <<<"$knob"
+	echo "${knob_value:-1}" >"$D/defaults/$knob_name"
 	out=$(ip netns exec a rdma link add irdma0 type irdma_sim netdev va 2>&1) &&
 		fail "add with $knob succeeded" ||
 		{ grep -qi "no such device" <<<"$out" && pass "probe fails with $knob"; } ||
 		fail "add with $knob: $out"
-	case $1 in
+	case $knob_name in
 	fail_opcode) echo 0xffffffff >$D/defaults/fail_opcode ;;
-	*) echo 0 >$D/defaults/$1 ;;
+	*) echo 0 >"$D/defaults/$knob_name" ;;
 	esac
 	wait_gone "after $knob"
 done

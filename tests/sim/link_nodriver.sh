@@ -13,6 +13,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 sim_require rdma irdma_sim
 
+# shellcheck disable=SC2317 # called by the trap
 cleanup() {
 	ip link del va 2>/dev/null
 	rdma link del s0 2>/dev/null
@@ -45,13 +46,13 @@ expect_err() {
 # nothing of an instance is left: bus devices, aux devices, IRQs, debugfs
 leftovers() {
 	local n
-	n=$(ls /sys/bus/irdma_sim/devices 2>/dev/null | wc -l)
+	n=$(entries /sys/bus/irdma_sim/devices)
 	[ "$n" = 0 ] || fail "$n irdma_sim bus devices left"
-	n=$(ls /sys/bus/auxiliary/devices 2>/dev/null | grep -c irdma_sim)
+	n=$(entries /sys/bus/auxiliary/devices irdma_sim)
 	[ "$n" = 0 ] || fail "$n irdma_sim auxiliary devices left"
 	n=$(grep -c irdma_sim /proc/interrupts)
 	[ "$n" = 0 ] || fail "$n irdma_sim IRQs left"
-	n=$(ls /sys/kernel/debug/irdma_sim 2>/dev/null | grep -vc defaults)
+	n=$(entries /sys/kernel/debug/irdma_sim . defaults)
 	[ "$n" = 0 ] || fail "$n debugfs directories left"
 }
 
@@ -60,8 +61,11 @@ load irdma_sim || { fail "load irdma_sim"; exit 1; }
 expect_err "invalid argument" rdma link add x0 type irdma_sim netdev lo
 expect_err "no such device" rdma link add x0 type irdma_sim netdev nonexistent
 expect_err "no such device" rdma link add x0 type irdma_sim netdev va
-dmesg | grep -q "irdma did not bind to x0" && pass "message names the device" ||
+if dmesg | grep -q "irdma did not bind to x0"; then
+	pass "message names the device"
+else
 	fail "no 'irdma did not bind' message"
+fi
 leftovers
 
 modprobe siw 2>/dev/null || insmod "${IRDMA_SIW_KO:-/nonexistent}" 2>/dev/null
@@ -70,7 +74,7 @@ if rdma link add s0 type siw netdev vb 2>/dev/null; then
 	rdma link del s0
 	leftovers
 else
-	echo "skip: no siw for the name clash test"
+	fail "cannot add a siw device for the name clash test (the VM has siw)"
 fi
 
 # namespaces: the netdev lives in another netns
@@ -85,7 +89,7 @@ leftovers
 slab_before=$(awk '/^kmalloc-/ { s += $2 } END { print s }' /proc/slabinfo)
 for i in $(seq 20); do
 	load irdma_sim || fail "load $i"
-	rdma link add x$i type irdma_sim netdev va 2>/dev/null &&
+	rdma link add "x$i" type irdma_sim netdev va 2>/dev/null &&
 		fail "add $i succeeded"
 	rc=$(awk '$1 == "irdma_sim" { print $3 }' /proc/modules)
 	[ "$rc" = 0 ] || fail "refcount $rc after cycle $i"

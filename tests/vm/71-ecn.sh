@@ -32,8 +32,10 @@ t_defer ip netns exec "$T_NS_A" sysctl -qw net.ipv4.tcp_ecn=2
 t_defer ip netns exec "$T_NS_B" sysctl -qw net.ipv4.tcp_ecn=2
 
 cap=$work/va.pcap
-if ! t_cap_start "$T_NS_A" "$T_IF_A" "$cap"; then
-	t_fail "$P/capture" "no capture on $T_IF_A"
+t_cap_start "$T_NS_A" "$T_IF_A" "$cap"
+rc=$?
+if [ "$rc" -ne 0 ]; then
+	t_cap_fail "$P/capture" "$cap" "$rc"
 	t_exit
 fi
 t_in "$T_NS_A" sysctl -qw net.ipv4.tcp_ecn=1

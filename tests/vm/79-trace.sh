@@ -21,7 +21,7 @@ t_require "$P/tools" rdma rping || t_exit
 t_need_ours "$P" irdma irdma_sim
 [ -d "$TR/events" ] || mount -t tracefs nodev "$TR" 2>/dev/null
 if [ ! -d "$TR/events" ]; then
-	t_skip "$P/tracefs" "no tracefs at $TR"
+	t_fail "$P/tracefs" "no tracefs at $TR (Debian's kernel has it)"
 	t_exit
 fi
 t_iw_setup "$P"

@@ -27,7 +27,7 @@
 . "$(dirname "$0")/../lib.sh"
 P=terminate
 
-t_require "$P/tools" rdma || t_exit
+t_require "$P/tools" rdma ib_send_bw ethtool || t_exit
 t_need_ours "$P" irdma irdma_sim
 if [ ! -x "$T_PROGS/iw_term" ]; then
 	t_fail "$P/progs" "$T_PROGS/iw_term is not built"
@@ -41,7 +41,7 @@ fi
 t_in "$T_NS_A" ping -c 1 -W 5 "$T_IP_B" >/dev/null 2>&1
 cap=$work/term.pcapng
 wire=1
-t_cap_start "$T_NS_B" "$T_IF_B" "$cap" || wire=0
+t_cap_start "$T_NS_B" "$T_IF_B" "$cap" || { t_cap_fail "$P/wire" "$cap" $?; wire=0; }
 
 # the victim's expected TERMINATE per mode: layer, error type, code,
 # DDP segment length of the offending FPDU (64 bytes of payload)
@@ -128,8 +128,7 @@ if t_check "$P/link-add-irdma1" t_in "$T_NS_B" rdma link add irdma1 type irdma_s
 	# full-segment FPDUs as one buffer; with segmentation offload the
 	# capture would see that buffer, not the segments a wire carries, so
 	# the stack cuts it before the capture sees it
-	if command -v ib_send_bw >/dev/null &&
-	   t_check "$P/align/no-offload" t_in "$T_NS_B" ethtool -K "$T_IF_B" tso off gso off; then
+	if t_check "$P/align/no-offload" t_in "$T_NS_B" ethtool -K "$T_IF_B" tso off gso off; then
 		ip netns exec "$T_NS_A" timeout 90 ib_send_bw -F -d irdma0 -R -p "$ALIGN_PORT" -s 65536 -n 20 >"$work/align.srv" 2>&1 &
 		spid=$!
 		if t_wait 10 t_rdma_listening "$ALIGN_PORT" &&
@@ -142,16 +141,12 @@ if t_check "$P/link-add-irdma1" t_in "$T_NS_B" rdma link add irdma1 type irdma_s
 			t_fail "$P/align/run" "ib_send_bw irdma1 -> irdma0 failed"
 		fi
 		t_in "$T_NS_B" ethtool -K "$T_IF_B" tso on gso on >/dev/null 2>&1
-	elif ! command -v ib_send_bw >/dev/null; then
-		t_skip "$P/align" "ib_send_bw (perftest) is not installed"
 	fi
 	t_check "$P/link-delete-irdma1" rdma link delete irdma1
 fi
 t_cap_stop
 
-if [ "$wire" = 0 ]; then
-	t_skip "$P/wire" "dumpcap/tshark not installed or the capture did not start"
-else
+if [ "$wire" = 1 ]; then
 	# one line per TERMINATE: source port, layer, types, codes, M D R, length
 	tshark -r "$cap" -o tcp.try_heuristic_first:TRUE \
 		-Y 'iwarp_rdma.opcode == 7' -T fields -E separator=, \
