@@ -84,6 +84,12 @@ t_slab_per_op "$P/open-close-slab" timeout 120 "$PROG" -d "$DEV" -n 500
 t_check "$P/delete" rdma link delete "$DEV"
 refs_back "$P/refcnt"
 
+# the slab snapshots of hold_and_remove: before the device is added, and
+# after it is gone (the modules still loaded)
+before=$(mktemp)
+after=$(mktemp)
+t_defer rm -f "$before" "$after"
+
 # hold_and_remove NAME CMD...: open DEV, then run CMD (which removes the
 # device) while the context is open; then release the context
 hold_and_remove() {
@@ -143,6 +149,11 @@ hold_and_remove() {
 		t_fail "$name/gone" "$DEV still registered"
 	fi
 	refs_back "$name/refcnt"
+	# the hosts as at the baseline (the netdev removal deleted the veth
+	# pair): what they hold is in both snapshots
+	if ! t_hosts_up; then
+		t_fail "$name/hosts" "cannot recreate netns a/b"
+	fi
 	t_slab_snap "$after"
 	t_slab_cmp "$name/slab" "$before" "$after"
 	t_dmesg_check "$name/dmesg"
@@ -157,6 +168,5 @@ hold_and_remove() {
 
 hold_and_remove "$P/link-delete" rdma link delete "$DEV"
 hold_and_remove "$P/netdev-delete" ip -n "$T_NS_A" link del "$T_IF_A"
-rm -f "$before" "$after"
 t_dmesg_check "$P/dmesg"
 t_exit
