@@ -15,7 +15,8 @@
  *	bytes of private data when -P is given), wait for ESTABLISHED,
  *	disconnect at once, wait for DISCONNECTED, destroy the QP and the
  *	id.  With -P the server's 7 bytes must arrive with ESTABLISHED and
- *	the server checks the client's 17.  Up to MAXFAIL connections
+ *	the server checks the client's 17, exactly; without it, neither
+ *	event may carry private data.  Up to MAXFAIL connections
  *	(default 0) may fail cleanly (an error event instead of ESTABLISHED:
  *	REJECTED, CONNECT_ERROR, UNREACHABLE); each is reported.  A
  *	connect the client's own stack refuses with EADDRNOTAVAIL (the
@@ -103,16 +104,21 @@ static const char server_pdata[7] = "srv 7 b";
 /* per-connection state of the server (cm_id->context) */
 enum conn_state { CONN_REQUESTED = 1, CONN_ESTABLISHED };
 
-/* the event carries at least @len bytes of private data equal to @want */
+/*
+ * The event carries exactly the private data the peer sent: @len bytes
+ * equal to @want, or none when @len is 0.  iWARP hands the peer's bytes
+ * through as they came (no padding, unlike IB's CM), so a longer length is
+ * a CM that added to them (an MPA v2 block left in, say).
+ */
 static int pdata_ok(const struct rdma_cm_event *ev, const char *want, int len)
 {
-	if (ev->param.conn.private_data_len >= len &&
-	    ev->param.conn.private_data &&
-	    !memcmp(ev->param.conn.private_data, want, len))
+	if (ev->param.conn.private_data_len == len &&
+	    (!len || (ev->param.conn.private_data &&
+		      !memcmp(ev->param.conn.private_data, want, len))))
 		return 1;
-	fprintf(stderr, "cm_loop: %s: private data of %d bytes, want '%.*s'\n",
+	fprintf(stderr, "cm_loop: %s: private data of %d bytes, want %d: '%.*s'\n",
 		rdma_event_str(ev->event), ev->param.conn.private_data_len,
-		len, want);
+		len, len, want);
 	return 0;
 }
 
@@ -308,8 +314,8 @@ static int run_server(const char *addr, const char *port, int count)
 		st = (long)id->context;
 		switch (ev->event) {
 		case RDMA_CM_EVENT_CONNECT_REQUEST:
-			if (with_pdata &&
-			    !pdata_ok(ev, client_pdata, sizeof(client_pdata)))
+			if (!pdata_ok(ev, client_pdata,
+				      with_pdata ? sizeof(client_pdata) : 0))
 				goto bad_event;
 			if (make_qp(&res, id)) {
 				rdma_reject(id, NULL, 0);
@@ -427,7 +433,7 @@ static int client_one(struct rdma_event_channel *ch, struct dev_res *res,
 		rdma_ack_cm_event(ev);
 		goto out_destroy_qp;
 	}
-	if (with_pdata && !pdata_ok(ev, server_pdata, sizeof(server_pdata))) {
+	if (!pdata_ok(ev, server_pdata, with_pdata ? sizeof(server_pdata) : 0)) {
 		rdma_ack_cm_event(ev);
 		goto out_destroy_qp;
 	}
