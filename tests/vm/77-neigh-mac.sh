@@ -89,10 +89,18 @@ n0=$(cnt cmConnects)
 # a connect to a port nobody listens on: its SYNs go to the wrong MAC
 ip netns exec "$T_NS_A" timeout 40 rping -c -a "$T_IP_B" -p 7509 -C 1 >/dev/null 2>&1 &
 bpid=$!
+# the case needs that connect in flight, holding the entry, when the
+# entry is corrected
 # shellcheck disable=SC2016 # t_wait evaluates it at each try
-t_wait 10 eval '[ "$(cnt cmConnects)" -gt "$n0" ]'
+if ! t_wait 10 eval '[ "$(cnt cmConnects)" -gt "$n0" ]'; then
+	t_fail "$P/neigh-update-entry-in-use" "no irdma0 connect started within 10 s (cmConnects $(cnt cmConnects)): the case did not run"
+elif ! kill -0 "$bpid" 2>/dev/null; then
+	t_fail "$P/neigh-update-entry-in-use" "the connect to the wrong MAC ended before the update: the case did not run"
+else
+	t_pass "$P/neigh-update-entry-in-use"
+fi
 t_in "$T_NS_A" ip neigh replace "$T_IP_B" lladdr "$real_mac" dev "$T_IF_A" nud reachable
-t_log "neighbour update: $(( $(cnt cmConnects) - n0 )) connect(s) holding the old entry; netns a: $(t_in "$T_NS_A" ip neigh show "$T_IP_B")"
+t_log "neighbour update: $(($(cnt cmConnects) - n0)) connect(s) holding the old entry; netns a: $(t_in "$T_NS_A" ip neigh show "$T_IP_B")"
 t_rping "$P/connect-after-neigh-update" "$T_NS_B" "$T_NS_A" "$T_IP_B" 7503
 kill "$bpid" 2>/dev/null
 wait "$bpid"
