@@ -13,15 +13,16 @@
 #   siw     tools/siw.sh [--crc]             -> PASS/FAIL: siw-build, siw-crc-build
 #   vm      tools/vm/tests.sh                (the VM integration suite)
 #   ulp     tests/ulp/run.sh                 (kernel storage ULPs, two VMs)
-# A stage script that is missing gives "SKIP: <stage>: tools/<x> missing".
+# A stage script that is missing gives "FAIL: <stage>: tools/<x> missing".
 # Every "PASS:", "FAIL:" and "SKIP:" line a stage prints is counted.  A
 # stage that exits non-zero without printing a FAIL line counts as
 # "FAIL: <stage>: exited N"; one that runs past its time limit is killed
 # and counted FAIL.  A stage's "#! " lines are evidence for a failure:
 # the last 40 are shown again at the end, beside the list of failures.
 # When the build fails, the VM suite runs without this repo's modules (no
-# stale irdma.ko is tested): the driver's scripts then SKIP, the siw smoke
-# test still runs.
+# stale irdma.ko is tested): the driver's scripts then SKIP (the build's
+# FAIL is counted), the rest still run.  Each stage's time and the total
+# are printed at the end.
 #
 # Time limits use "timeout --foreground": the stages stay in this process
 # group, so ^C reaches them; each stage passes SIGTERM on to its VMs.
@@ -69,6 +70,12 @@ result() { printf '%s\n' "$*" | collect; }
 
 want() { case " $stages " in *" $1 "*) return 0 ;; esac; return 1; }
 
+times=()
+# timed NAME START: note the time stage NAME took since START
+timed() {
+	times+=("$1 $(($(now) - $2)) s")
+}
+
 # stage NAME LIMIT_SEC CMD...: run CMD with its output collected
 stage() {
 	local name=$1 limit=$2 start rc fails_before fails_after
@@ -86,6 +93,7 @@ stage() {
 		result "FAIL: $name: exited $rc"
 	fi
 	echo "### stage $name: exit $rc after $(($(now) - start)) s"
+	timed "$name" "$start"
 	return "$rc"
 }
 
@@ -94,7 +102,7 @@ optional_stage() {
 	local name=$1 limit=$2 script=$3
 	want "$name" || return 0
 	if [ ! -x "$repo/$script" ]; then
-		result "SKIP: $name: $script missing"
+		result "FAIL: $name: $script missing"
 		return 0
 	fi
 	shift 3
@@ -113,6 +121,7 @@ if want build; then
 		result "FAIL: build: make modules failed"
 	fi
 	echo "### stage build: $(($(now) - start)) s"
+	timed build "$start"
 fi
 
 optional_stage static 1800 tools/static.sh
@@ -120,6 +129,7 @@ optional_stage kunit 2700 tools/kunit.sh
 optional_stage fuzz 900 tools/fuzz.sh --smoke
 
 if want siw; then
+	start=$(now)
 	# the peer of the tests, and the benchmark's reference (MPA CRC required)
 	for v in '' --crc; do
 		echo "### stage siw: tools/siw.sh${v:+ $v}"
@@ -131,6 +141,7 @@ if want siw; then
 			result "FAIL: siw${v:+-crc}-build: tools/siw.sh $v failed"
 		fi
 	done
+	timed siw "$start"
 fi
 
 if want vm; then
@@ -153,7 +164,9 @@ fi
 pass=$(grep -c '^PASS:' "$results")
 fail=$(grep -c '^FAIL:' "$results")
 skip=$(grep -c '^SKIP:' "$results")
-echo "### check: $(($(now) - start_all)) s"
+t=
+for x in "${times[@]}"; do t+="$x, "; done
+echo "### times: ${t}total $(($(now) - start_all)) s"
 if [ "$fail" -gt 0 ] && [ -s "$evidence" ]; then
 	echo "### evidence (the last 40 \"#! \" lines of the failures):"
 	tail -n 40 "$evidence" | sed 's/^#! /###   /'
