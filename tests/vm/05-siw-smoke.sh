@@ -4,7 +4,11 @@
 # Proof of the test rig with soft-iWARP (tools/siw.sh's siw.ko): two netns
 # hosts joined by a veth pair, siw on each end, rping and ucmatose between
 # them over IPv4 and IPv6, then teardown with a clean kernel log, module
-# reference counts back to zero and no slab growth.
+# reference counts back to zero and no slab growth.  It runs none of this
+# project's code, so it is not part of the suite's default run (by hand:
+# tools/vm/tests.sh 05): when the scripts that pair irdma with siw fail,
+# it tells whether siw and the rig work on their own.
+# reference: siw against siw, the test rig's own proof
 # timeout: 240
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"

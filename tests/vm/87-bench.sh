@@ -12,10 +12,10 @@
 # completed but that perftest could not time ("no time": its TSC
 # calibration fails now and then under TCG) still counts as completed.
 # A failed run is run once more (--tries 2 --retry-failed) and the table
-# counts it: any failure in a pair with irdma in it fails the test; in
-# siw/siw, the reference, which runs none of this project's code, a
-# failure a second run made good is shown, not failed (siw under TCG
-# has hung in ib_read_bw, both ends, now and then).  The doorbell costs
+# counts it: any failure in a pair with irdma in it fails the test.
+# siw/siw, the reference, runs none of this project's code: its column is
+# shown, not counted (siw under TCG has hung in ib_read_bw, both ends, now
+# and then).  The doorbell costs
 # below the table (tests/progs/db_trap) must be numbers.
 # Then the modules unload with a clean kernel log.
 # shellcheck source=tests/lib.sh
@@ -43,12 +43,11 @@ if [ "$rc" -ne 0 ] || ! grep -q '^| test |' "$table"; then
 fi
 t_pass "$B/table"
 
-# every pair's column: a number in each row, "n/a" only where noted; a
-# failed run (", 1 failed") only in the reference pair
+# every pair's column: a number in each row, "n/a" only where noted.  The
+# reference pair, siw/siw, runs none of this project's code: its column is
+# shown, not counted
 for pair in siw/siw irdma/irdma irdma/siw siw/irdma; do
-	may_fail=''
-	[ "$pair" != siw/siw ] || may_fail='(, 1 failed)?'
-	ok="^ (-?[0-9.]+ \\(1\\/1$may_fail\\)|no time \\(0\\/1$may_fail\\))"
+	ok="^ (-?[0-9.]+ \\(1\\/1\\)|no time \\(0\\/1\\))"
 	bad=$(OK=$ok awk -F'|' -v p="$pair" '
 		BEGIN { ok = ENVIRON["OK"] }
 		$2 == " test " { for (i = 3; i < NF; i++) if ($i == " " p " ") col = i; next }
@@ -59,7 +58,9 @@ for pair in siw/siw irdma/irdma irdma/siw siw/irdma; do
 				printf "%s:%s; ", $2, c
 		}
 		END { if (!col) print "no column" }' "$table")
-	if [ -z "$bad" ]; then
+	if [ "$pair" = siw/siw ]; then
+		t_log "$B/$pair (the reference, not counted): ${bad:-every cell has a number}"
+	elif [ -z "$bad" ]; then
 		t_pass "$B/$pair"
 	else
 		t_fail "$B/$pair" "cells without a number, or with a failed run: $bad"

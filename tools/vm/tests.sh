@@ -7,6 +7,9 @@
 #   tools/vm/tests.sh --host-only [PATTERN...]
 #
 # PATTERN selects scripts whose file name contains it (e.g. "05", "siw").
+# Without one, every script runs but the reference runs: a script with
+# "# reference: WHY" in its first 20 lines tests none of this project's
+# code (siw against siw) and runs only when a PATTERN names it.
 # Each script prints PASS:/FAIL:/SKIP: lines (tests/lib.sh); they are
 # passed through to stdout, with "# " diagnostics and one duration line per
 # script.  A script that exits non-zero without a FAIL line counts as
@@ -317,7 +320,7 @@ host_stop() {
 
 host_main() {
 	trap host_stop INT TERM HUP
-	local patterns=() scripts=() s p t total=0 start host_only=0
+	local patterns=() scripts=() s p t total=0 start host_only=0 why
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		--timeout) override_timeout=${2:?}; shift 2 ;;
@@ -335,6 +338,12 @@ host_main() {
 				case "$s" in *"$p"*) hit=1 ;; esac
 			done
 			[ "$hit" = 1 ] || continue
+		else
+			why=$(head -n 20 "$testdir/$s" | sed -n 's/^# reference: *//p' | head -n1)
+			if [ -n "$why" ]; then
+				echo "# vm-test: $s is a reference run, not run by default ($why); tools/vm/tests.sh ${s%%-*} runs it"
+				continue
+			fi
 		fi
 		scripts+=("$s")
 	done
