@@ -32,6 +32,7 @@
  */
 
 #include <linux/net.h>
+#include <linux/rcupdate.h>
 #include <linux/tcp.h>
 #include <net/inet6_hashtables.h>
 #include <net/inet_hashtables.h>
@@ -176,23 +177,26 @@ static int irdma_sim_tcp_addr(struct sockaddr_storage *ss, bool ipv4,
 }
 
 /**
- * irdma_sim_tcp_evict_tw() - end a TIME_WAIT left by an earlier connection
- * on the quad the QP takes over
+ * irdma_sim_tcp_evict_tw() - end the host's TIME_WAIT entry of the QP's quad
  * @net: the netdev's namespace
  * @iw: engine with its connection read from the context
  *
  * The adapter keeps its TCP state apart from the host's; the model's
- * sockets share the host's tables.  When a connection's quad comes back
- * (rdma_cm picks local ports from its own space) while the socket of the
- * previous one waits in TIME_WAIT, the host refuses the connect (no
- * timestamps, so no safe reuse).  The CM has already run the new
- * handshake on that quad, so the old wait protects nothing: end it.
+ * sockets share the host's tables, and the one that closed first leaves a
+ * TIME_WAIT entry there that an offloaded connection never leaves on
+ * silicon (its TIME_WAIT is the CM's).  Ended when the connection has
+ * closed (irdma_sim_tcp_release()), and, for an entry left by an earlier
+ * connection on the quad a QP takes over, before its connect: the host
+ * would refuse it (no timestamps, so no safe reuse), while the CM has
+ * already run the new handshake on that quad.
  */
 static void irdma_sim_tcp_evict_tw(struct net *net, struct irdma_sim_iw *iw)
 {
 	struct inet_hashinfo *hinfo = net->ipv4.tcp_death_row.hashinfo;
 	struct sock *sk;
 
+	/* the lookup walks the established hash under RCU */
+	rcu_read_lock();
 	if (iw->ipv4) {
 		sk = __inet_lookup_established(net, hinfo, htonl(iw->rip[3]),
 					       htons(iw->rport),
@@ -210,6 +214,7 @@ static void irdma_sim_tcp_evict_tw(struct net *net, struct irdma_sim_iw *iw)
 						&l, iw->lport,
 						iw->sim->netdev->ifindex, 0);
 	}
+	rcu_read_unlock();
 	if (!sk)
 		return;
 	if (sk->sk_state == TCP_TIME_WAIT)
@@ -554,6 +559,9 @@ void irdma_sim_tcp_count(struct irdma_sim_iw *iw)
  * irdma_sim_tcp_release() - close the QP's socket
  * @iw: engine; its work is not running
  * @abort: send a RST (SO_LINGER 0) instead of closing normally
+ *
+ * A connection whose close is over leaves no TIME_WAIT entry in the
+ * host's tables (irdma_sim_tcp_evict_tw()).
  */
 void irdma_sim_tcp_release(struct irdma_sim_iw *iw, bool abort)
 {
@@ -578,6 +586,13 @@ void irdma_sim_tcp_release(struct irdma_sim_iw *iw, bool abort)
 	irdma_sim_tcp_unhook(sock);
 	if (abort)
 		irdma_sim_tcp_setopt(sock, SOL_SOCKET, SO_LINGER, &l, sizeof(l));
+	/*
+	 * A socket whose close handshake is over (the driver may reset the
+	 * QP after it) left its TIME_WAIT entry behind, on the side that
+	 * closed first: an offloaded connection leaves none.
+	 */
+	if (READ_ONCE(sock->sk->sk_state) == TCP_CLOSE)
+		irdma_sim_tcp_evict_tw(sock_net(sock->sk), iw);
 	spin_lock_irqsave(&sim->lock, flags);
 	iw->sock = NULL;
 	iw->ready = false;
