@@ -1,35 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * irdma_sim - the user doorbell page.
- *
- * On silicon the page is a write-only window of BAR0: libirdma's store of
- * a QP id (WQEALLOC, offset 0) or a CQ id (CQARM, offset 0x40) is a posted
- * write the adapter takes as it lands, and nothing a process stores there
- * can be read, erased or delayed by another.  The model keeps that
- * contract with a mapping whose page table entry is read-only: a store
- * faults into irdma_sim_udb_mkwrite(), which decodes the storing
- * instruction, hands its value to the doorbell registers and steps the
- * task over it.  The page never becomes writable, so every store of every
- * thread faults, and each mapping has its own handler state: which process
- * stored is known, and a store is the same event the adapter would see.
- *
- * The mapping belongs to the model, not to ib_core: the driver's mmap
- * handler passes the VMA here (irdma_sim_mmap_db()), which gives it an
- * anonymous file of the model (so the module stays while it is mapped) and
- * keeps a reference to the uverbs file it was made from (so the user
- * context stays, as ib_core's own mappings do).  Reads of the page see
- * zeros.  Once the instance is deleted, stores are ignored, as writes to
- * a removed device's page are.
- *
- * Work a doorbell announces runs in the storing task, before it returns to
- * user space (task work), as a software iWARP provider's post system call
- * runs it: not in the fault itself, which holds the task's mm lock.
- *
- * Decoding: libirdma rings with a 32-bit relaxed atomic store, which
- * compilers emit as MOV r32 to memory (opcode 0x89) or MOV imm32 to memory
- * (0xc7 /0), with an optional REX prefix.  Anything else (a wider or
- * narrower store, another instruction, a 32-bit task) is refused with
- * SIGBUS and a rate-limited message, never lost silently.
+ * irdma_sim - the user doorbell page: a write-only window onto WQEALLOC
+ * and CQARM, as on silicon.  The model maps it itself, read-only; every
+ * store faults into irdma_sim_udb_mkwrite(), which decodes the storing
+ * 32-bit MOV, takes its value as one doorbell and steps the task over it.
+ * The announced work runs as task work of the storing task, outside the
+ * fault (which holds the mm's lock).  Documentation/hw-interface.rst,
+ * "Doorbells", has the whole contract.
  */
 
 #include <linux/anon_inodes.h>

@@ -27,8 +27,8 @@
  * part of the command, its last 8 bytes, says which it is); the doorbell
  * page is found in this process's maps.
  *
- * With -x, one connection and one WQE that only the driver's connection
- * WQEs may be: GEN_RTS_AE, or a stream-mode Send (raw bytes on the TCP
+ * With -x, one connection and WQEs that only the driver's connection
+ * WQEs may be: 32 GEN_RTS_AE, or a stream-mode Send (raw bytes on the TCP
  * stream, which would let a user forge FPDUs).  It must complete in
  * error, raise no more than a few AEs (the model's debugfs counts them:
  * the caller compares), and the peer must receive nothing.
@@ -519,7 +519,11 @@ static int privileged(const char *what)
 	int i, ended = 0;
 
 	if (!strcmp(what, "rts_ae")) {
+		/* a flood of them: each would be an AE */
 		hdr |= 0x30ULL << HDR_OPCODE_SHIFT;
+		for (i = 1; i < 32; i++)
+			__atomic_store_n(&ring.sq[(sq_idx + i) * 4 + 3], hdr,
+					 __ATOMIC_RELEASE);
 	} else {
 		/* a Send of 16 bytes of our region, raw on the stream */
 		hdr |= 0x03ULL << HDR_OPCODE_SHIFT | HDR_STREAMMODE;
