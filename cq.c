@@ -265,14 +265,49 @@ err_release:
 }
 
 /**
+ * irdma_cq_leak() - give up a CQ the adapter may still write
+ * @cq: the CQ; its ring is leaked or kept pinned, its id stays taken
+ * @rf: RDMA function
+ * @ucontext: its user context, or NULL for a kernel CQ
+ * @err: why DESTROY_CQ failed
+ */
+static void irdma_cq_leak(struct irdma_cq *cq, struct irdma_pci_f *rf,
+			  struct irdma_ucontext *ucontext, int err)
+{
+	xa_erase(&rf->cq_table, cq->id);
+	synchronize_irq(rf->ceqs[cq->ceq_id].vec->irq);
+	synchronize_irq(rf->vectors[0].irq);
+	if (cq->k) {
+		irdma_dma_leak(rf, &cq->k->ring.mem, err);
+		kfree(cq->k);
+		cq->k = NULL;
+		return;
+	}
+	if (!ucontext)
+		return;
+	/* the page list is the adapter's too: not freed */
+	if (cq->shadow_buf)
+		irdma_ubuf_leak(ucontext, cq->shadow_buf);
+	if (cq->ubuf)
+		irdma_ubuf_leak(ucontext, cq->ubuf);
+	cq->shadow_buf = NULL;
+	cq->ubuf = NULL;
+	irdma_request_reset(rf);
+}
+
+/**
  * irdma_destroy_cq() - destroy a completion queue
  * @ibcq: the CQ
  * @udata: user data
  *
  * Once DESTROY_CQ has completed the adapter writes no more CQEs, CEQEs or
  * AEQEs for it; synchronize_irq() waits for an event being delivered.
+ * When the command fails the adapter may still write the ring: it is
+ * leaked (driver memory) or kept pinned (a user ring), and its id stays
+ * taken, but the CQ is gone for ib_core, which cannot tear down a context
+ * with objects that refuse to go.
  *
- * Return: 0 or a negative errno (the CQ then stays).
+ * Return: 0.
  */
 int irdma_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 {
@@ -287,8 +322,10 @@ int irdma_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 	if (cq->created) {
 		irdma_cq_params(cq, &p);
 		ret = irdma_cqp_destroy_cq(rf, &p);
-		if (ret)
-			return ret;
+		if (ret) {
+			irdma_cq_leak(cq, rf, ucontext, ret);
+			return 0;
+		}
 		cq->created = false;
 	}
 	xa_erase(&rf->cq_table, cq->id);

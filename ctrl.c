@@ -428,7 +428,8 @@ static int irdma_cqp_wait(struct irdma_pci_f *rf, enum irdma_cqp_mode mode,
 			if (irdma_cqp_tail_error(rf, slot))
 				return 0;
 			usleep_range(IRDMA_CQP_POLL_US, 2 * IRDMA_CQP_POLL_US);
-		} while (time_before(jiffies, deadline));
+		} while (time_before(jiffies, deadline) &&
+			 !READ_ONCE(rf->cqp.hung));
 		break;
 	case IRDMA_CQP_MODE_EVENT:
 		if (irdma_cqp_spin(rf, req))
@@ -440,7 +441,8 @@ static int irdma_cqp_wait(struct irdma_pci_f *rf, enum irdma_cqp_mode mode,
 				return 0;
 			/* a lost interrupt must not stall the control path */
 			irdma_ccq_process(rf);
-		} while (time_before(jiffies, deadline));
+		} while (time_before(jiffies, deadline) &&
+			 !READ_ONCE(rf->cqp.hung));
 		break;
 	}
 	return completion_done(&req->done) ? 0 : -ETIMEDOUT;
@@ -470,11 +472,15 @@ static int irdma_cqp_errno(const struct irdma_cqp_request *req)
  *
  * At most IRDMA_CQP_MAX_INFLIGHT commands are in flight; a poster waits
  * for a slot.  Each command has cqp_timeout_ms to complete; a command
- * that times out keeps its slot until the adapter completes it.
+ * that times out keeps its slot until the adapter completes it.  The
+ * first timeout means the adapter stopped answering: the control QP is
+ * marked hung, a reset is asked for, the commands still waiting give up
+ * within a backstop period, and later ones fail at once, so that tearing
+ * down a function with many objects does not wait a timeout per object.
  *
  * Context: process context, may sleep; no locks held.
- * Return: 0, -ETIMEDOUT, -EBUSY (invalid state) or -EIO (adapter error),
- * -ENODEV if the control QP is not running.
+ * Return: 0, -ETIMEDOUT, -EBUSY (invalid state) or -EIO (adapter error,
+ * or the control QP hung), -ENODEV if the control QP is not running.
  */
 int irdma_cqp_exec(struct irdma_pci_f *rf, struct irdma_cqp_cmd *cmd)
 {
@@ -484,6 +490,7 @@ int irdma_cqp_exec(struct irdma_pci_f *rf, struct irdma_cqp_cmd *cmd)
 	struct irdma_cqp_wqe *wqe;
 	unsigned long flags;
 	ktime_t start;
+	bool hung;
 	u64 hdr;
 	u8 opcode;
 	u32 slot;
@@ -495,6 +502,12 @@ int irdma_cqp_exec(struct irdma_pci_f *rf, struct irdma_cqp_cmd *cmd)
 	opcode = FIELD_GET(IRDMA_CQP_HDR_OPCODE, hdr);
 	if (!cqp->created)
 		return -ENODEV;
+	if (READ_ONCE(cqp->hung)) {
+		spin_lock_irqsave(&cqp->lock, flags);
+		cqp->stats.refused++;
+		spin_unlock_irqrestore(&cqp->lock, flags);
+		return -EIO;
+	}
 
 	req = kzalloc(sizeof(*req), GFP_KERNEL);
 	if (!req)
@@ -559,11 +572,13 @@ int irdma_cqp_exec(struct irdma_pci_f *rf, struct irdma_cqp_cmd *cmd)
 	if (ret) {
 		spin_lock_irqsave(&cqp->lock, flags);
 		cqp->stats.timeouts++;
+		hung = !cqp->hung;
+		cqp->hung = true;
 		spin_unlock_irqrestore(&cqp->lock, flags);
-		dev_err_ratelimited(rf->dma_dev,
-				    "CQP %s (slot %u) timed out after %u ms\n",
-				    irdma_cqp_op_name(opcode), slot,
-				    cqp_timeout_ms);
+		if (hung)
+			dev_err(rf->dma_dev,
+				"CQP %s (slot %u) timed out after %u ms: the control QP stopped answering; later commands fail until a reset\n",
+				irdma_cqp_op_name(opcode), slot, cqp_timeout_ms);
 		irdma_request_reset(rf);
 		irdma_cqp_req_put(req);
 		return ret;

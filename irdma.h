@@ -99,6 +99,7 @@ int irdma_dereg_phys_mr(struct irdma_pci_f *rf, u32 pd_id, u32 stag);
 struct irdma_ubuf *irdma_ubuf_take(struct irdma_ucontext *ucontext, u64 va,
 				   u16 type);
 void irdma_ubuf_put(struct irdma_ucontext *ucontext, struct irdma_ubuf *ubuf);
+void irdma_ubuf_leak(struct irdma_ucontext *ucontext, struct irdma_ubuf *ubuf);
 struct ib_mr *irdma_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 len,
 				u64 virt, int acc, struct ib_udata *udata);
 int irdma_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);

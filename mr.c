@@ -351,6 +351,40 @@ void irdma_ubuf_put(struct irdma_ucontext *ucontext, struct irdma_ubuf *ubuf)
 }
 
 /**
+ * irdma_ubuf_leak() - a QP or CQ that could not be destroyed gives up its
+ * user buffer
+ * @ucontext: context
+ * @ubuf: the buffer; it goes back on the list, marked leaked, so that its
+ *	DEREG_MR succeeds but keeps the pages pinned (irdma_dereg_mr())
+ */
+void irdma_ubuf_leak(struct irdma_ucontext *ucontext, struct irdma_ubuf *ubuf)
+{
+	ubuf->leaked = true;
+	irdma_ubuf_put(ucontext, ubuf);
+}
+
+/**
+ * irdma_umem_leak() - keep pages pinned that the adapter may still write
+ * @rf: RDMA function
+ * @umem: the pages; forgotten, never released
+ * @why: what could not be destroyed
+ *
+ * Releasing them would let the adapter write into memory the kernel gives
+ * to someone else; keeping them pinned until the function is reset, and
+ * the process's memory with them, is the lesser harm.
+ */
+static void irdma_umem_leak(struct irdma_pci_f *rf, struct ib_umem *umem,
+			    const char *why)
+{
+	if (!umem)
+		return;
+	atomic64_add(umem->length, &rf->leaked_bytes);
+	dev_err_ratelimited(rf->dma_dev,
+			    "keeping %zu bytes of user memory pinned: %s\n",
+			    umem->length, why);
+}
+
+/**
  * irdma_reg_user_mr() - register user memory
  * @ibpd: PD
  * @start: user address
@@ -476,9 +510,12 @@ err_free_mr:
  * A QP/CQ buffer is deregistered after its QP/CQ is destroyed (or after
  * a failed create), so it is back on the context's list.  One that a QP
  * or CQ still uses is refused with -EBUSY (a user can ask for that with
- * one call: it is not a driver error).
+ * one call: it is not a driver error).  When the adapter may still use
+ * the memory (DEALLOC_STAG failed, or the QP or CQ of a buffer could not
+ * be destroyed), the pages stay pinned and the STag taken, but the
+ * registration is gone for ib_core.
  *
- * Return: 0 or a negative errno (the adapter refused: the region stays).
+ * Return: 0, or -EBUSY for a buffer still in use.
  */
 int irdma_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 {
@@ -496,6 +533,8 @@ int irdma_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 		 * off the list no create_qp/create_cq can take the buffer, and
 		 * one that took it first keeps the registration alive.
 		 */
+		bool leaked;
+
 		spin_lock(&ucontext->bufs_lock);
 		if (mr->ubuf->in_use) {
 			spin_unlock(&ucontext->bufs_lock);
@@ -506,15 +545,29 @@ int irdma_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 		}
 		list_del(&mr->ubuf->list);
 		spin_unlock(&ucontext->bufs_lock);
+		leaked = mr->ubuf->leaked;
 		kfree(mr->ubuf);
 		mr->ubuf = NULL;
+		if (leaked) {
+			irdma_umem_leak(rf, mr->umem,
+					"a ring of a QP or CQ not destroyed");
+			kfree(mr);
+			return 0;
+		}
 	}
 	if (mr->hw) {
 		ret = irdma_cqp_dealloc_stag(rf, mr->stag,
 					     container_of(ibmr->pd, struct irdma_pd,
 							  ibpd)->pd_id, true);
-		if (ret)
-			return ret;
+		if (ret) {
+			/*
+			 * The STag may still be valid in the adapter: its
+			 * index, page list and pages stay taken.
+			 */
+			irdma_umem_leak(rf, mr->umem, "a region not deregistered");
+			kfree(mr);
+			return 0;
+		}
 		irdma_free_stag(rf, mr->stag);
 	}
 	irdma_pbl_free(rf, &mr->pbl);

@@ -702,6 +702,8 @@ int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 		irdma_dma_leak(rf, &iwqp->lsmm, ret);
 		if (iwqp->k)
 			irdma_dma_leak(rf, &iwqp->k->mem, ret);
+		if (ucontext && iwqp->ubuf)
+			irdma_ubuf_leak(ucontext, iwqp->ubuf);
 		return 0;
 	}
 	if (iwqp->lsmm_stag &&

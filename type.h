@@ -161,6 +161,8 @@ struct irdma_cq_ring {
  * @completed: completions seen
  * @errors: completions with the error bit
  * @timeouts: commands that timed out
+ * @refused: commands not posted because the control QP had stopped
+ *	answering
  * @queue_full: posts that had to wait for a free slot
  */
 struct irdma_cqp_stats {
@@ -168,6 +170,7 @@ struct irdma_cqp_stats {
 	u64 completed;
 	u64 errors;
 	u64 timeouts;
+	u64 refused;
 	u64 queue_full;
 };
 
@@ -189,6 +192,8 @@ struct irdma_cqp_stats {
  * @ccq: the CCQ (CQ id 0), valid once @ccq_ready
  * @ccq_ready: the CCQ exists
  * @created: the create handshake succeeded
+ * @hung: a command timed out: the adapter stopped answering, and until the
+ *	function is reset every later command fails at once
  * @stats: counters
  */
 struct irdma_cqp {
@@ -208,6 +213,7 @@ struct irdma_cqp {
 	struct irdma_cq_ring ccq;
 	bool ccq_ready;
 	bool created;
+	bool hung;
 	struct irdma_cqp_stats stats;
 };
 
@@ -594,6 +600,8 @@ struct irdma_pbl {
  * @rq_pages: QP: RQ pages
  * @cq_pages: CQ: ring pages
  * @in_use: taken by a QP or CQ (then off the list)
+ * @leaked: the QP or CQ that used it could not be destroyed, so the
+ *	adapter may still write it: its DEREG_MR keeps the pages pinned
  */
 struct irdma_ubuf {
 	struct list_head list;
@@ -604,6 +612,7 @@ struct irdma_ubuf {
 	u16 rq_pages;
 	u16 cq_pages;
 	bool in_use;
+	bool leaked;
 };
 
 /**

@@ -372,7 +372,8 @@ static bool irdma_sim_cqp_next(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 	lockdep_assert_held(&sim->lock);
 
 	if (sim->dead || !cqp->created || cqp->destroying ||
-	    sim->purged_gen != sim->gen || cqp->tail == cqp->head)
+	    sim->purged_gen != sim->gen || cqp->tail == cqp->head ||
+	    READ_ONCE(sim->knobs.stall_cqp))
 		return false;
 	wqe = &cqp->sq[cqp->tail];
 	hdr = le64_to_cpu(READ_ONCE(wqe->qw[IRDMA_CQP_WQE_HDR]));

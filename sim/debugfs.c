@@ -16,6 +16,8 @@
  *   drop_user_db      the next N WQEALLOC stores to the user doorbell page
  *                     naming a user QP are discarded the same way: the
  *                     QP's WQEs wait for its next doorbell
+ *   stall_cqp         the control QP takes no more commands while set, as a
+ *                     hung adapter: the driver's commands time out
  *   fail_iw_bufs      the next N times a connection's engine needs its
  *                     transmit and receive buffers it gets none, as if
  *                     the kernel had no memory: the connection is reset
@@ -64,6 +66,7 @@ void irdma_sim_knobs_init(struct irdma_sim_knobs *k)
 	k->drop_wqealloc = READ_ONCE(d->drop_wqealloc);
 	k->drop_user_db = READ_ONCE(d->drop_user_db);
 	k->fail_iw_bufs = READ_ONCE(d->fail_iw_bufs);
+	k->stall_cqp = READ_ONCE(d->stall_cqp);
 	k->fail_opcode = READ_ONCE(d->fail_opcode);
 	k->fail_major = READ_ONCE(d->fail_major);
 	k->fail_minor = READ_ONCE(d->fail_minor);
@@ -82,6 +85,7 @@ static void irdma_sim_knobs_files(struct dentry *d, struct irdma_sim_knobs *k)
 	debugfs_create_u32("drop_wqealloc", 0600, d, &k->drop_wqealloc);
 	debugfs_create_u32("drop_user_db", 0600, d, &k->drop_user_db);
 	debugfs_create_u32("fail_iw_bufs", 0600, d, &k->fail_iw_bufs);
+	debugfs_create_bool("stall_cqp", 0600, d, &k->stall_cqp);
 	debugfs_create_x32("fail_opcode", 0600, d, &k->fail_opcode);
 	debugfs_create_x16("fail_major", 0600, d, &k->fail_major);
 	debugfs_create_x16("fail_minor", 0600, d, &k->fail_minor);

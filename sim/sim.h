@@ -671,6 +671,7 @@ struct irdma_sim_irq {
  * @drop_user_db: WQEALLOC stores to the user doorbell page still to
  *	discard
  * @fail_iw_bufs: iWARP engine buffer requests still to fail
+ * @stall_cqp: the control QP takes no more commands (a hung adapter)
  */
 struct irdma_sim_knobs {
 	bool fw_not_ready;
@@ -679,6 +680,7 @@ struct irdma_sim_knobs {
 	u32 drop_wqealloc;
 	u32 drop_user_db;
 	u32 fail_iw_bufs;
+	bool stall_cqp;
 	u32 fail_opcode;
 	u16 fail_major;
 	u16 fail_minor;
