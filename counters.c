@@ -37,6 +37,8 @@
  * @terms_rcvd: LLP_TERMINATE_RECEIVED AEs
  * @crc_errors: LLP_RECEIVED_MPA_CRC_ERROR AEs
  * @aes: AEs of any kind
+ * @crit_errs: critical errors that asked for a reset
+ * @crit_benign: critical errors that only count (the Q1 resource check)
  * @last: raw values of the last gather, by adapter counter
  * @total: accumulated differences, by adapter counter
  */
@@ -50,6 +52,8 @@ struct irdma_hw_stats {
 	atomic64_t terms_rcvd;
 	atomic64_t crc_errors;
 	atomic64_t aes;
+	atomic64_t crit_errs;
+	atomic64_t crit_benign;
 	u64 last[IRDMA_GSTAT_NUM];
 	u64 total[IRDMA_GSTAT_NUM];
 };
@@ -69,7 +73,7 @@ struct irdma_hw_stats {
 	{ .name = _name, .priv = (void *)(uintptr_t)(_code) }
 
 #define IRDMA_NUM_CM_COUNTERS	24
-#define IRDMA_NUM_AE_COUNTERS	4
+#define IRDMA_NUM_AE_COUNTERS	6
 
 /*
  * One table, three groups in order; the adapter's names are the ones
@@ -105,6 +109,8 @@ static const struct rdma_stat_desc irdma_counters[] = {
 	IRDMA_AE_COUNTER("aeTerminatesRcvd", terms_rcvd),
 	IRDMA_AE_COUNTER("aeMpaCrcErrors", crc_errors),
 	IRDMA_AE_COUNTER("aeEvents", aes),
+	IRDMA_AE_COUNTER("critErrors", crit_errs),
+	IRDMA_AE_COUNTER("critErrorsBenign", crit_benign),
 
 	IRDMA_HW_COUNTER("ip4InOctets", IRDMA_GSTAT_IP4_RX_OCTETS),
 	IRDMA_HW_COUNTER("ip4InPkts", IRDMA_GSTAT_IP4_RX_PKTS),
@@ -336,6 +342,19 @@ void irdma_hw_stats_ae(struct irdma_pci_f *rf, u32 ae)
 		atomic64_inc(&hs->crc_errors);
 		break;
 	}
+}
+
+/**
+ * irdma_hw_stats_crit() - count a critical error
+ * @rf: RDMA function
+ * @benign: it only counts (no reset)
+ */
+void irdma_hw_stats_crit(struct irdma_pci_f *rf, bool benign)
+{
+	struct irdma_hw_stats *hs = rf->hw_stats;
+
+	if (hs)
+		atomic64_inc(benign ? &hs->crit_benign : &hs->crit_errs);
 }
 
 /**

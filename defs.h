@@ -164,6 +164,14 @@ enum irdma_reg {
 #define IRDMA_PDINV_PDIDX		GENMASK(24, 16)
 /* CRITERR value that only means "Q1 resource check" */
 #define IRDMA_CRITERR_Q1_RESOURCE	0x0001024d
+/*
+ * The LAN function's interrupt cause (OICR) bits that an error of the RDMA
+ * function sets; the LAN driver passes them on (ice: event->reg of its
+ * critical-error event).  The cause of a PE_CRITERR is in CRITERR.
+ */
+#define IRDMA_OICR_HMC_ERR		BIT(26)
+#define IRDMA_OICR_PE_PUSH		BIT(27)
+#define IRDMA_OICR_PE_CRITERR		BIT(28)
 /* User doorbell page: 32-bit stores of an id at these byte offsets */
 #define IRDMA_DB_PAGE_WQEALLOC		0x00
 #define IRDMA_DB_PAGE_CQARM		0x40

@@ -549,3 +549,44 @@ void irdma_ceqs_destroy_extra(struct irdma_pci_f *rf)
 		irdma_ceq_destroy(rf, &rf->ceqs[--rf->num_ceqs]);
 }
 
+/**
+ * irdma_crit_err() - the LAN driver saw a critical error of the function
+ * @rf: RDMA function
+ * @oicr: the interrupt cause bits it saw (IRDMA_OICR_*)
+ *
+ * A PE critical error's cause is read from CRITERR: the "Q1 resource
+ * check" only counts and is logged; any other cause, an HMC error or a
+ * push error asks for a function reset (once).
+ *
+ * Context: process context (the LAN driver's event work).
+ */
+void irdma_crit_err(struct irdma_pci_f *rf, u32 oicr)
+{
+	bool reset = false;
+	u32 cause;
+
+	if (oicr & IRDMA_OICR_PE_CRITERR) {
+		cause = irdma_rd32(rf, IRDMA_REG_CRITERR);
+		if (cause == IRDMA_CRITERR_Q1_RESOURCE) {
+			irdma_hw_stats_crit(rf, true);
+			dev_warn_ratelimited(rf->dma_dev,
+					     "critical error 0x%08x (Q1 resource check): no action\n",
+					     cause);
+		} else {
+			dev_err(rf->dma_dev, "critical error 0x%08x\n", cause);
+			reset = true;
+		}
+	}
+	if (oicr & IRDMA_OICR_HMC_ERR) {
+		dev_err(rf->dma_dev, "HMC error\n");
+		reset = true;
+	}
+	if (oicr & IRDMA_OICR_PE_PUSH) {
+		dev_err(rf->dma_dev, "push error\n");
+		reset = true;
+	}
+	if (!reset)
+		return;
+	irdma_hw_stats_crit(rf, false);
+	irdma_request_reset(rf);
+}

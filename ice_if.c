@@ -197,20 +197,16 @@ static void irdma_ice_remove(struct auxiliary_device *adev)
 /**
  * irdma_ice_event() - events ice reports for the function
  * @pf: the PF
- * @event: event bitmap and register value
+ * @event: event bitmap; for a critical error, the OICR bits ice saw
  *
- * A critical error other than the benign "Q1 resource check" asks ice to
- * reset the function.
+ * Context: ice's service task, the auxiliary device's lock held.
  */
 static void irdma_ice_event(struct ice_pf *pf, struct iidc_event *event)
 {
-	if (!test_bit(IIDC_EVENT_CRIT_ERR, event->type))
-		return;
-	if (event->reg == IRDMA_CRITERR_Q1_RESOURCE)
-		return;
-	dev_err(&pf->pdev->dev, "RDMA critical error 0x%08x: requesting reset\n",
-		event->reg);
-	ice_rdma_request_reset(pf, IIDC_PFR);
+	struct irdma_ice_fn *fn = auxiliary_get_drvdata(pf->adev);
+
+	if (test_bit(IIDC_EVENT_CRIT_ERR, event->type) && fn)
+		irdma_crit_err(fn->rf, event->reg);
 }
 
 static const struct auxiliary_device_id irdma_ice_id_table[] = {

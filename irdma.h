@@ -71,6 +71,7 @@ void irdma_ceq_destroy(struct irdma_pci_f *rf, struct irdma_ceq *ceq);
 void irdma_ceqs_destroy_extra(struct irdma_pci_f *rf);
 int irdma_aeq_create(struct irdma_pci_f *rf);
 void irdma_aeq_destroy(struct irdma_pci_f *rf);
+void irdma_crit_err(struct irdma_pci_f *rf, u32 oicr);
 
 /* ilq.c */
 int irdma_ilq_create(struct irdma_pci_f *rf);
@@ -115,6 +116,7 @@ u64 irdma_frwqe_fill(struct irdma_qp *iwqp, const struct ib_reg_wr *wr,
 int irdma_hw_stats_init(struct irdma_pci_f *rf);
 void irdma_hw_stats_fini(struct irdma_pci_f *rf);
 void irdma_hw_stats_ae(struct irdma_pci_f *rf, u32 ae);
+void irdma_hw_stats_crit(struct irdma_pci_f *rf, bool benign);
 struct rdma_hw_stats *irdma_alloc_hw_port_stats(struct ib_device *ibdev,
 						u32 port_num);
 int irdma_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats,

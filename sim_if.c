@@ -52,10 +52,24 @@ static int irdma_sim_mmap_db(struct irdma_pci_f *rf, struct vm_area_struct *vma)
 	return sadev->ops->mmap_db(sadev, vma);
 }
 
+/**
+ * irdma_sim_request_reset() - ask the model for a function reset
+ * @rf: RDMA function
+ *
+ * Return: 0 or a negative errno.
+ */
+static int irdma_sim_request_reset(struct irdma_pci_f *rf)
+{
+	struct irdma_sim_adev *sadev = rf->bus_priv;
+
+	return sadev->ops->request_reset(sadev);
+}
+
 static const struct irdma_bus_ops irdma_sim_bus_ops = {
 	.rd32 = irdma_sim_rd32,
 	.wr32 = irdma_sim_wr32,
 	.mmap_db = irdma_sim_mmap_db,
+	.request_reset = irdma_sim_request_reset,
 };
 
 /**
@@ -108,17 +122,35 @@ static void irdma_sim_remove(struct auxiliary_device *adev)
 	irdma_remove_function(auxiliary_get_drvdata(adev));
 }
 
+/**
+ * irdma_sim_event() - the model reports a critical error of the function
+ * @sadev: the model's auxiliary device
+ * @oicr: interrupt cause bits
+ *
+ * Context: process context, the auxiliary device's lock held.
+ */
+static void irdma_sim_event(struct irdma_sim_adev *sadev, u32 oicr)
+{
+	struct irdma_pci_f *rf = auxiliary_get_drvdata(&sadev->adev);
+
+	if (rf)
+		irdma_crit_err(rf, oicr);
+}
+
 static const struct auxiliary_device_id irdma_sim_id_table[] = {
 	{ .name = IRDMA_SIM_MODNAME "." IRDMA_SIM_ADEV_NAME },
 	{}
 };
 MODULE_DEVICE_TABLE(auxiliary, irdma_sim_id_table);
 
-static struct auxiliary_driver irdma_sim_adrv = {
-	.name = "sim",
-	.id_table = irdma_sim_id_table,
-	.probe = irdma_sim_probe,
-	.remove = irdma_sim_remove,
+static struct irdma_sim_adrv irdma_sim_adrv = {
+	.adrv = {
+		.name = "sim",
+		.id_table = irdma_sim_id_table,
+		.probe = irdma_sim_probe,
+		.remove = irdma_sim_remove,
+	},
+	.event = irdma_sim_event,
 };
 
 /**
@@ -128,7 +160,7 @@ static struct auxiliary_driver irdma_sim_adrv = {
  */
 int irdma_sim_if_register(void)
 {
-	return auxiliary_driver_register(&irdma_sim_adrv);
+	return auxiliary_driver_register(&irdma_sim_adrv.adrv);
 }
 
 /**
@@ -136,5 +168,5 @@ int irdma_sim_if_register(void)
  */
 void irdma_sim_if_unregister(void)
 {
-	auxiliary_driver_unregister(&irdma_sim_adrv);
+	auxiliary_driver_unregister(&irdma_sim_adrv.adrv);
 }

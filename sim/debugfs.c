@@ -27,6 +27,10 @@
  * steering and UDA QP counters).
  * Counters (write-only): gstat_advance moves every GATHER_STATS counter
  * forward by the value written, to bring them near their wrap.
+ * Errors (write-only): crit_err takes "OICR [CRITERR]" (hex or decimal)
+ * and raises a critical error of the function with those interrupt cause
+ * bits, GLPE_CRITERR set to CRITERR when PE_CRITERR (bit 28) is among
+ * them, as ice reports one (irdma_sim_irq_crit_err()).
  *
  * /sys/kernel/debug/irdma_sim/defaults/ holds the same knobs; a new
  * instance starts with their values, which is how a test injects a fault
@@ -393,8 +397,9 @@ static int irdma_sim_stats_show(struct seq_file *s, void *unused)
 		   st->user_db, st->user_db_dropped, st->user_db_ignored,
 		   st->user_cqarm, st->user_db_other, st->user_db_refused,
 		   (u64)atomic64_read(&sim->rx_now));
-	seq_printf(s, "bad_reg %llu\nqhash_del_miss %llu\napbvt_anomalies %llu\n",
-		   st->bad_reg, st->qhash_del_miss, st->apbvt_anomalies);
+	seq_printf(s, "reset_requests %llu\nbad_reg %llu\nqhash_del_miss %llu\napbvt_anomalies %llu\n",
+		   st->reset_requests, st->bad_reg, st->qhash_del_miss,
+		   st->apbvt_anomalies);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(irdma_sim_stats);
@@ -464,6 +469,42 @@ DEFINE_DEBUGFS_ATTRIBUTE(irdma_sim_gstat_advance_fops, NULL,
 			 irdma_sim_gstat_advance_set, "%llu\n");
 
 /**
+ * irdma_sim_crit_err_write() - write of "crit_err": "OICR [CRITERR]"
+ * @file: the file
+ * @buf: user buffer
+ * @count: its length
+ * @ppos: position (ignored)
+ *
+ * Return: @count, or a negative errno (-ENODEV: no driver bound).
+ */
+static ssize_t irdma_sim_crit_err_write(struct file *file,
+					const char __user *buf, size_t count,
+					loff_t *ppos)
+{
+	struct irdma_sim *sim = file->private_data;
+	u32 oicr, cause = 0;
+	char kbuf[48];
+	int ret;
+
+	if (count >= sizeof(kbuf))
+		return -EINVAL;
+	if (copy_from_user(kbuf, buf, count))
+		return -EFAULT;
+	kbuf[count] = 0;
+	if (sscanf(kbuf, "%i %i", &oicr, &cause) < 1)
+		return -EINVAL;
+	ret = irdma_sim_irq_crit_err(sim, oicr, cause);
+	return ret ? ret : count;
+}
+
+static const struct file_operations irdma_sim_crit_err_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = irdma_sim_crit_err_write,
+	.llseek = noop_llseek,
+};
+
+/**
  * irdma_sim_debugfs_add() - create the instance's debugfs directory
  * @sim: instance with its netdev and vectors set
  */
@@ -486,6 +527,7 @@ void irdma_sim_debugfs_add(struct irdma_sim *sim)
 	debugfs_create_file("iw", 0400, d, sim, &irdma_sim_iw_file_fops);
 	debugfs_create_file_unsafe("gstat_advance", 0200, d, sim,
 				   &irdma_sim_gstat_advance_fops);
+	debugfs_create_file("crit_err", 0200, d, sim, &irdma_sim_crit_err_fops);
 }
 
 /**

@@ -64,11 +64,25 @@ struct vm_area_struct;
  * @wr32: write @val to the 32-bit register at BAR0 offset @reg
  * @mmap_db: map the user doorbell page into @vma (one shared page of a
  *	uverbs file's mapping); 0 or a negative errno
+ * @request_reset: the driver asks for a function reset, as it asks ice
  */
 struct irdma_sim_ops {
 	u32 (*rd32)(struct irdma_sim_adev *sadev, u32 reg);
 	void (*wr32)(struct irdma_sim_adev *sadev, u32 reg, u32 val);
 	int (*mmap_db)(struct irdma_sim_adev *sadev, struct vm_area_struct *vma);
+	int (*request_reset)(struct irdma_sim_adev *sadev);
+};
+
+/**
+ * struct irdma_sim_adrv - the driver of the model's auxiliary devices
+ * @adrv: the auxiliary driver
+ * @event: the model reports a critical error of the function as ice does:
+ *	@oicr holds the interrupt cause bits (IRDMA_OICR_*).  Called in
+ *	process context with the auxiliary device's lock held.
+ */
+struct irdma_sim_adrv {
+	struct auxiliary_driver adrv;
+	void (*event)(struct irdma_sim_adev *sadev, u32 oicr);
 };
 
 /**

@@ -32,6 +32,11 @@
  *   are consumed and the vector stays enabled, as if the message was lost
  *   on the way; the events stay in their queues for the driver's polling
  *   or the next interrupt.
+ * - A critical error of the function is not an RDMA vector's: on the
+ *   adapter it sets interrupt cause bits of the LAN function, whose driver
+ *   tells the RDMA driver (ice's critical-error event).  The model raises
+ *   one on demand (debugfs "crit_err"): it sets GLPE_CRITERR and calls the
+ *   bound driver's event handler with the cause bits, as ice does.
  */
 
 #include <linux/bitfield.h>
@@ -297,4 +302,36 @@ void irdma_sim_irq_dyn_ctl(struct irdma_sim *sim, u32 v, u32 val)
 	vec->enabled = val & IRDMA_DYN_CTL_INTENA;
 	if (vec->enabled)
 		irdma_sim_irq_eval(sim, v);
+}
+
+/**
+ * irdma_sim_irq_crit_err() - raise a critical error of the function
+ * @sim: instance
+ * @oicr: the LAN function's interrupt cause bits (IRDMA_OICR_*)
+ * @cause: GLPE_CRITERR's new value, with IRDMA_OICR_PE_CRITERR
+ *
+ * Context: process context (debugfs).
+ * Return: 0, or -ENODEV when no driver is bound.
+ */
+int irdma_sim_irq_crit_err(struct irdma_sim *sim, u32 oicr, u32 cause)
+{
+	struct device *dev = &sim->sadev.adev.dev;
+	struct irdma_sim_adrv *adrv;
+	unsigned long flags;
+	int ret = -ENODEV;
+
+	if (oicr & IRDMA_OICR_PE_CRITERR) {
+		spin_lock_irqsave(&sim->lock, flags);
+		sim->regs.criterr = cause;
+		spin_unlock_irqrestore(&sim->lock, flags);
+	}
+	device_lock(dev);
+	if (dev->driver) {
+		adrv = container_of(to_auxiliary_drv(dev->driver),
+				    struct irdma_sim_adrv, adrv);
+		adrv->event(&sim->sadev, oicr);
+		ret = 0;
+	}
+	device_unlock(dev);
+	return ret;
 }

@@ -219,10 +219,29 @@ out:
 		irdma_sim_iw_run_pinned(run);
 }
 
+/**
+ * irdma_sim_request_reset() - irdma_sim.h request_reset: counted
+ * @sadev: device the driver was probed with
+ *
+ * Return: 0.
+ */
+static int irdma_sim_request_reset(struct irdma_sim_adev *sadev)
+{
+	struct irdma_sim *sim = irdma_sim_from_sadev(sadev);
+	unsigned long flags;
+
+	spin_lock_irqsave(&sim->lock, flags);
+	sim->stats.reset_requests++;
+	spin_unlock_irqrestore(&sim->lock, flags);
+	dev_info(&sim->dev, "the driver asks for a function reset\n");
+	return 0;
+}
+
 const struct irdma_sim_ops irdma_sim_reg_ops = {
 	.rd32 = irdma_sim_rd32,
 	.wr32 = irdma_sim_wr32,
 	.mmap_db = irdma_sim_mmap_db,
+	.request_reset = irdma_sim_request_reset,
 };
 
 /**

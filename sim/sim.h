@@ -720,6 +720,7 @@ struct irdma_sim_knobs {
  * @user_db_other: stores to the page outside its two doorbells, or to
  *	the page of a deleted instance
  * @user_db_refused: stores the model could not decode (SIGBUS)
+ * @reset_requests: function resets the driver asked for
  * @bad_reg: register accesses the model does not implement
  * @qhash_del_miss: qhash deletes that found no entry
  * @apbvt_anomalies: APBVT adds of set ports or deletes of clear ports
@@ -755,6 +756,7 @@ struct irdma_sim_stats {
 	u64 user_cqarm;
 	u64 user_db_other;
 	u64 user_db_refused;
+	u64 reset_requests;
 	u64 bad_reg;
 	u64 qhash_del_miss;
 	u64 apbvt_anomalies;
@@ -1144,6 +1146,7 @@ void irdma_sim_regs_init(struct irdma_sim *sim);
 
 /* irq.c */
 int irdma_sim_irq_init(struct irdma_sim *sim, u32 nvec);
+int irdma_sim_irq_crit_err(struct irdma_sim *sim, u32 oicr, u32 cause);
 void irdma_sim_irq_sync(struct irdma_sim *sim);
 void irdma_sim_irq_fini(struct irdma_sim *sim);
 void irdma_sim_irq_raise(struct irdma_sim *sim, u32 cause);
