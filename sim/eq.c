@@ -424,22 +424,24 @@ static int irdma_sim_qp_ae_write(struct irdma_sim *sim,
 }
 
 /**
- * irdma_sim_qp_ae() - post an AE about a QP
+ * irdma_sim_qp_ae_post() - post an AE about a QP, or hold it in the QP
  * @sim: instance
  * @qp: QP
  * @code: AE code
  * @src: AE source
  * @q2_data: a frame was copied into the QP's Q2 for this AE
+ * @bounded: hold the AE while IRDMA_SIM_QP_AE_INFLIGHT of the QP's AEs are
+ *	in the AEQ (false: only while older ones of the QP wait, to keep
+ *	them in order)
  *
- * With IRDMA_SIM_QP_AE_INFLIGHT of the QP's AEs in the AEQ, the AE waits
- * in the QP (irdma_sim_aeq_credit() posts it); with IRDMA_SIM_QP_AE_HELD
- * waiting, it is dropped.
+ * A held AE waits in the QP (irdma_sim_aeq_credit() posts it); with
+ * IRDMA_SIM_QP_AE_HELD waiting, it is dropped.
  *
  * Context: sim->lock held.
  * Return: as irdma_sim_aeq_write(), or -EBUSY when the AE was dropped.
  */
-int irdma_sim_qp_ae(struct irdma_sim *sim, struct irdma_sim_qp *qp, u32 code,
-		    u32 src, bool q2_data)
+static int irdma_sim_qp_ae_post(struct irdma_sim *sim, struct irdma_sim_qp *qp,
+				u32 code, u32 src, bool q2_data, bool bounded)
 {
 	struct irdma_sim_aeqe e = {
 		.ctx = qp->comp_ctx,
@@ -453,7 +455,8 @@ int irdma_sim_qp_ae(struct irdma_sim *sim, struct irdma_sim_qp *qp, u32 code,
 	};
 
 	lockdep_assert_held(&sim->lock);
-	if (qp->ae_inflight < IRDMA_SIM_QP_AE_INFLIGHT && !qp->ae_nheld)
+	if (!qp->ae_nheld &&
+	    (!bounded || qp->ae_inflight < IRDMA_SIM_QP_AE_INFLIGHT))
 		return irdma_sim_qp_ae_write(sim, qp, &e);
 	if (qp->ae_nheld == IRDMA_SIM_QP_AE_HELD) {
 		qp->ae_dropped++;
@@ -466,6 +469,48 @@ int irdma_sim_qp_ae(struct irdma_sim *sim, struct irdma_sim_qp *qp, u32 code,
 	qp->ae_held[qp->ae_nheld++] = e;
 	sim->stats.aeqe_held++;
 	return 0;
+}
+
+/**
+ * irdma_sim_qp_ae() - post an AE the QP's own traffic raised
+ * @sim: instance
+ * @qp: QP
+ * @code: AE code
+ * @src: AE source
+ * @q2_data: a frame was copied into the QP's Q2 for this AE
+ *
+ * What a QP's traffic raises, user space drives (its WQEs, its peer), so
+ * it is held to the QP's in-flight bound: one QP's burst cannot fill the
+ * function's AEQ and cost other QPs their events.
+ *
+ * Context: sim->lock held.
+ * Return: as irdma_sim_qp_ae_post().
+ */
+int irdma_sim_qp_ae(struct irdma_sim *sim, struct irdma_sim_qp *qp, u32 code,
+		    u32 src, bool q2_data)
+{
+	return irdma_sim_qp_ae_post(sim, qp, code, src, q2_data, true);
+}
+
+/**
+ * irdma_sim_qp_ae_cmd() - post an AE a control-QP command asked for
+ * @sim: instance
+ * @qp: QP
+ * @code: AE code
+ * @src: AE source
+ *
+ * The driver's own commands (FLUSH_WQES with GENERATE_AE, SUSPEND_QP) are
+ * not held to the in-flight bound: the AE meets only the AEQ's own room,
+ * as on the adapter, unless older AEs of the QP wait (it waits behind
+ * them, in order).
+ *
+ * Context: sim->lock held.
+ * Return: as irdma_sim_qp_ae_post().
+ */
+int irdma_sim_qp_ae_cmd(struct irdma_sim *sim, struct irdma_sim_qp *qp,
+			u32 code, u32 src)
+{
+	return irdma_sim_qp_ae_post(sim, qp, code, src, false, false);
 }
 
 /**

@@ -396,9 +396,8 @@ void irdma_sim_op_flush_wqes(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 	if (hdr & IRDMA_CQP_FLUSH_QW3_FLUSHRQ)
 		qp->flush_rq = true;
 	if (hdr & IRDMA_CQP_FLUSH_QW3_GENERATE_AE)
-		irdma_sim_qp_ae(sim, qp, code,
-				FIELD_GET(IRDMA_CQP_FLUSH_QW1_AESOURCE, qw1),
-				false);
+		irdma_sim_qp_ae_cmd(sim, qp, code,
+				    FIELD_GET(IRDMA_CQP_FLUSH_QW1_AESOURCE, qw1));
 	spin_unlock_irqrestore(&sim->lock, flags);
 }
 
@@ -419,8 +418,8 @@ void irdma_sim_op_suspend_qp(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 		return;
 	spin_lock_irqsave(&sim->lock, flags);
 	qp->suspended = true;
-	irdma_sim_qp_ae(sim, qp, IRDMA_AE_QP_SUSPEND_COMPLETE,
-			IRDMA_AE_SOURCE_RSVD, false);
+	irdma_sim_qp_ae_cmd(sim, qp, IRDMA_AE_QP_SUSPEND_COMPLETE,
+			    IRDMA_AE_SOURCE_RSVD);
 	spin_unlock_irqrestore(&sim->lock, flags);
 }
 

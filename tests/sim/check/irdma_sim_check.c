@@ -787,7 +787,11 @@ static bool chk_events(struct chk *c)
 	chk_wr(c, IRDMA_GEN2_CQACK, 0);
 	chk_wr(c, IRDMA_GEN2_CQACK, 0);	/* one too many: ignored */
 	chk_ccq_drain(c);
-	/* an arm without CQARM (user space's doorbell page): new seq number */
+	/*
+	 * an arm written into the shadow area without its CQARM doorbell
+	 * arms nothing (the adapter reads the arm word when the doorbell
+	 * rings); the doorbell then arms with it
+	 */
 	{
 		__le64 *sh = c->ccq_sh->va;
 		u64 arm = le64_to_cpu(sh[IRDMA_CQ_SHADOW_ARM]);
@@ -797,8 +801,14 @@ static bool chk_events(struct chk *c)
 				   FIELD_GET(IRDMA_CQ_SHADOW_ARM_SEQ_NUM, arm) + 1));
 	}
 	chk_expect(c, qw, false, "NOP");
+	CHECK(c, !(le64_to_cpu(READ_ONCE(ceq[2])) & IRDMA_CEQE_VALID),
+	      "CEQE after an arm without its doorbell");
+	chk_ccq_drain(c);
+	dma_wmb();
+	chk_wr(c, IRDMA_GEN2_CQARM, IRDMA_CCQ_ID);
+	chk_expect(c, qw, false, "NOP");
 	CHECK(c, le64_to_cpu(READ_ONCE(ceq[2])) & IRDMA_CEQE_VALID,
-	      "CEQE after an arm seen by its sequence number");
+	      "CEQE after the arm's doorbell");
 	chk_wr(c, IRDMA_GEN2_CQACK, 0);
 	chk_expect(c, qw, false, "NOP");
 	CHECK(c, !(le64_to_cpu(READ_ONCE(ceq[3])) & IRDMA_CEQE_VALID),
