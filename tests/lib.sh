@@ -101,6 +101,43 @@ t_log() { printf '# %s\n' "$*"; }
 # indent a command's output as diagnostics
 t_indent() { sed 's/^/#   /'; }
 
+# t_run_bounded SEC OUT CMD...: run CMD with its output in OUT; after SEC
+# seconds a CMD still running is shown (each thread's kernel stack and
+# wait channel: where a hang sits) and killed.  Returns CMD's status, or
+# 124 when it had to be killed.
+t_run_bounded() {
+	local sec=$1 out=$2 pid t i rc
+	shift 2
+	"$@" >"$out" 2>&1 &
+	pid=$!
+	for ((i = 0; i < sec * 10; i++)); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		t_log "still running after $sec s: $*"
+		for t in /proc/$pid/task/* $(pgrep -P "$pid" | sed 's|^|/proc/|'); do
+			[ -d "$t" ] || continue
+			t_log "${t#/proc/}: $(cat "$t/comm" 2>/dev/null) wchan $(cat "$t/wchan" 2>/dev/null) syscall $(cut -d' ' -f1 "$t/syscall" 2>/dev/null)"
+			t_indent <"$t/stack" 2>/dev/null
+		done
+		# and where in user space, when gdb is there to say
+		if command -v gdb >/dev/null; then
+			for t in $(pgrep -P "$pid") "$pid"; do
+				timeout 30 gdb -q -batch -p "$t" -ex 'thread apply all bt' \
+					2>/dev/null | grep '^#' | t_indent
+			done
+		fi
+		pkill -KILL -P "$pid" 2>/dev/null
+		kill -KILL "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+		return 124
+	fi
+	wait "$pid"
+	rc=$?
+	return $rc
+}
+
 t_exit() {
 	[ "$T_FAILS" -eq 0 ] && exit 0
 	exit 1

@@ -24,8 +24,10 @@
  *
  * The rings are found by standing in for libibverbs' ibv_cmd_reg_mr(),
  * which libirdma calls to register each QP and CQ buffer (the driver's
- * part of the command, its last 8 bytes, says which it is); the doorbell
- * page is found in this process's maps.
+ * part of the command, its last 8 bytes, says which it is), and the CQ's
+ * size by standing in for ibv_cmd_create_cq_ex(); the doorbell page is
+ * found in this process's maps.  The client's CQ is read straight from
+ * its ring (reap_cli()).
  *
  * With -x, one connection and WQEs that only the driver's connection
  * WQEs may be: 32 GEN_RTS_AE, or a stream-mode Send (raw bytes on the TCP
@@ -85,11 +87,38 @@ static const unsigned int opcodes[] = {
 struct rings {
 	uint64_t *sq, *rq, *shadow;
 	uint32_t sq_quanta, rq_wqes;
-	uint64_t *cq_shadow;
+	uint64_t *cq, *cq_shadow;
+	uint32_t cq_size;
 };
 
 /* what the registrations left; the client's, once its end is made */
 static struct rings last, ring;
+
+/* the CQE words this program reads */
+#define CQE_WORDS		4
+#define CQE_QW3_EXT		(1ULL << 50)
+#define CQE_QW3_ERROR		(1ULL << 55)
+#define CQE_QW3_VALID		(1ULL << 63)
+
+/*
+ * libibverbs' ibv_cmd_create_cq_ex(), through which libirdma creates a CQ:
+ * the attributes' cqe is then the number of CQEs in the ring it registered
+ * just before (libirdma puts its own count back afterwards)
+ */
+int ibv_cmd_create_cq_ex(struct ibv_context *context,
+			 const struct ibv_cq_init_attr_ex *attr, void *cq,
+			 void *cmd, size_t cmd_size, void *resp,
+			 size_t resp_size, uint32_t flags)
+{
+	static int (*real)(struct ibv_context *,
+			   const struct ibv_cq_init_attr_ex *, void *, void *,
+			   size_t, void *, size_t, uint32_t);
+
+	if (!real)
+		real = dlsym(RTLD_NEXT, "ibv_cmd_create_cq_ex");
+	last.cq_size = attr->cqe;
+	return real(context, attr, cq, cmd, cmd_size, resp, resp_size, flags);
+}
 
 /**
  * ibv_cmd_reg_mr() - libibverbs' registration command, seen first here
@@ -115,6 +144,7 @@ int ibv_cmd_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
 		last.shadow = (uint64_t *)((char *)addr +
 					   (req[3] + req[2]) * PAGE);
 	} else if (req[0] == 2) {	/* a CQ's ring, then its shadow area */
+		last.cq = addr;
 		last.cq_shadow = (uint64_t *)((char *)addr + req[1] * PAGE);
 	}
 	return real(pd, addr, length, hca_va, access, vmr, cmd, cmd_size,
@@ -160,8 +190,8 @@ static struct rdma_cm_id *listener;
 static int gone;
 static struct end cli, srv;
 /* the consumer position of the client's SQ and RQ as this program sees it */
-static uint32_t sq_idx, rq_idx;
-static uint8_t sq_pol, rq_pol;
+static uint32_t sq_idx, rq_idx, cq_idx;
+static uint8_t sq_pol, rq_pol, cq_pol;
 
 static int make_end(struct end *e, struct rdma_cm_id *id)
 {
@@ -246,7 +276,7 @@ static int connect_pair(void)
 		goto fail;
 	ring = last;
 	step = "connect";
-	if (!ring.sq || !ring.cq_shadow || rdma_connect(id, &cp) ||
+	if (!ring.sq || !ring.cq || !ring.cq_size || rdma_connect(id, &cp) ||
 	    expect_event(ch, RDMA_CM_EVENT_CONNECT_REQUEST, &ev))
 		goto fail;
 	id = ev->id;
@@ -266,6 +296,8 @@ static int connect_pair(void)
 	sq_pol = 1;
 	rq_idx = 0;
 	rq_pol = 1;
+	cq_idx = 0;
+	cq_pol = 1;
 	st.conns++;
 	return 0;
 fail:
@@ -480,21 +512,43 @@ static void fuzz_other(void)
  * or a DISCONNECTED event: libirdma drops the flush CQEs of WQEs it did
  * not post itself, so an error often shows as the connection's end)
  */
+/*
+ * The client's CQEs, read from its ring as the driver would: not through
+ * libirdma, whose completions come from its own record of what it posted
+ * (these WQEs bypass it: on a flushed CQE it walks that record for a WQE
+ * it never wrote, and can spin there for good).  The consumer index goes
+ * back to the shadow area, so the adapter sees the room.  True when one
+ * completed in error.
+ */
+static int reap_cli(void)
+{
+	uint64_t qw3;
+	int err = 0;
+
+	for (;;) {
+		qw3 = __atomic_load_n(&ring.cq[cq_idx * CQE_WORDS + 3],
+				      __ATOMIC_ACQUIRE);
+		if (!!(qw3 & CQE_QW3_VALID) != cq_pol)
+			break;
+		st.cqes++;
+		err |= !!(qw3 & CQE_QW3_ERROR);
+		/* an extended CQE takes the next slot too */
+		cq_idx += qw3 & CQE_QW3_EXT ? 2 : 1;
+		if (cq_idx >= ring.cq_size) {
+			cq_idx -= ring.cq_size;
+			cq_pol ^= 1;
+		}
+	}
+	__atomic_store_n(&ring.cq_shadow[0], cq_idx, __ATOMIC_RELEASE);
+	return err;
+}
+
 static int reap(void)
 {
 	struct ibv_wc wc[16];
-	int n, i, k, err = 0;
+	int n, i, err;
 
-	/*
-	 * A bounded number of polls: libirdma makes up flush completions
-	 * from its own view of the SQ, which these WQEs bypass, so once the
-	 * QP is in error it may never run out of them.
-	 */
-	for (k = 0; k < 4 && (n = ibv_poll_cq(cli.cq, 16, wc)) > 0; k++) {
-		st.cqes += n;
-		for (i = 0; i < n; i++)
-			err |= wc[i].status != IBV_WC_SUCCESS;
-	}
+	err = reap_cli();
 	while ((n = ibv_poll_cq(srv.cq, 16, wc)) > 0) {
 		for (i = 0; i < n; i++) {
 			/* a flushed receive: the connection is over */

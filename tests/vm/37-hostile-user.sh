@@ -130,12 +130,13 @@ else
 fi
 
 for seed in 1 2 3; do
-	if out=$(as "$T_NS_A" timeout 150 "$T_PROGS/ring_fuzz" -a "$T_IP_A" -p $((7310 + seed)) -s "$seed" -n 1500 -t 120 2>&1); then
+	if t_run_bounded 150 "$T_WORK/fuzz" as "$T_NS_A" "$T_PROGS/ring_fuzz" \
+		-a "$T_IP_A" -p $((7310 + seed)) -s "$seed" -n 1500 -t 120; then
 		t_pass "$P/ring-fuzz-$seed"
 	else
-		t_fail "$P/ring-fuzz-$seed" "ring_fuzz exited non-zero"
+		t_fail "$P/ring-fuzz-$seed" "ring_fuzz exited $?"
 	fi
-	t_indent <<<"$out"
+	t_indent <"$T_WORK/fuzz"
 done
 
 # aes: the model's AEQEs posted so far; qp_drops: those a QP lost to its bound
