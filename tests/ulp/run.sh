@@ -25,7 +25,8 @@
 # ULP_APPEND adds to both guests' kernel command line (e.g. "loglevel=7").
 # Both guests boot with slab and page poisoning (the Debian kernel has no
 # KASAN).  Prints the guests' PASS:/FAIL:/SKIP: lines and "# " diagnostics (the
-# bandwidth per pair); a guest that dies or runs out of time is a FAIL.
+# bandwidth per pair); a guest that dies, runs out of time, says nothing
+# or exits non-zero without a FAIL line is a FAIL.
 # Exit status 1 if anything failed.
 set -uo pipefail
 
@@ -60,20 +61,29 @@ trap stop EXIT
 trap 'exit 130' INT TERM
 
 failed=0
-# results PAIR ROLE FILE RC: the guest's result lines, or why there are none
+# results PAIR ROLE FILE RC: the guest's result lines, and a FAIL when the
+# guest did not end as it should: it died or ran out of time (RC >= 124),
+# said nothing, or exited non-zero without a FAIL line saying why (a
+# script that stopped half-way: its remaining checks never ran)
 results() {
-	local pair=$1 role=$2 f=$3 rc=$4
+	local pair=$1 role=$2 f=$3 rc=$4 why=
 	grep -aE '^(PASS|FAIL|SKIP):|^# (nvmeof|nfs|iser)/' "$f" | tr -d '\r'
 	if grep -aq '^FAIL:' "$f"; then
 		failed=1
 	fi
-	# a guest that died, ran out of time or said nothing
-	if [ "$rc" -ge 124 ] || ! grep -aqE '^(PASS|FAIL|SKIP):' "$f"; then
-		echo "FAIL: $pair/$role: the guest exited $rc"
+	if [ "$rc" -ge 124 ]; then
+		why="the guest exited $rc (killed, timed out or died)"
+	elif ! grep -aqE '^(PASS|FAIL|SKIP):' "$f"; then
+		why="the guest exited $rc with no result"
+	elif [ "$rc" -ne 0 ] && ! grep -aq '^FAIL:' "$f"; then
+		why="the guest exited $rc without a FAIL line"
+	fi
+	if [ -n "$why" ]; then
+		echo "FAIL: $pair/$role: $why"
 		tail -n 25 "$f" | tr -d '\r' | sed 's/^/#   /'
 		failed=1
 	fi
-	grep -aqE '^FAIL:' "$f" || [ "$rc" -ge 124 ] || return 0
+	[ -n "$why" ] || grep -aqE '^FAIL:' "$f" || return 0
 	# "#! " lines: make check repeats them at its end, where a log cut
 	# in the middle still shows them
 	evidence "$pair/$role" "$f"
