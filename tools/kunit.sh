@@ -16,7 +16,10 @@
 # Output: one line per case, "PASS: kunit.<suite>.<case>",
 # "FAIL: kunit.<suite>.<case>: reason" or "SKIP: kunit.<suite>.<case>: reason",
 # then "PASS: kunit.dmesg" or "FAIL: kunit.dmesg: <first report line>" for
-# lockdep, KASAN, WARNING or BUG reports anywhere in the test kernel's log.
+# lockdep, KASAN, WARNING or BUG reports anywhere in the test kernel's log,
+# and "PASS: kunit.plan" when every suite and case the KTAP plans announced
+# reported (a case cut off by a timeout or a wedged kernel is a FAIL) and
+# kunit.py exited 0 (or a case failed).
 # Exit status: 0 when everything passed.
 set -euo pipefail
 
@@ -138,13 +141,30 @@ bad = re.compile(r'(BUG:|WARNING:|possible circular locking|possible recursive l
                  r'Kernel panic|kernel BUG at|suspicious RCU usage|'
                  r'sleeping function called from invalid context)')
 report = None
+# the KTAP plans: suites the run announced and ended, cases each suite
+# announced and reported (a case cut off by a timeout or a wedged kernel
+# is missing from both ends of its plan)
+top_plan, suites_done = None, 0
+plans, cases = {}, {}
 for raw in lines:
     l = ts.sub('', raw.rstrip('\r'))
     if report is None and bad.search(l) and 'EXPECTATION FAILED' not in l:
         report = l.strip()
+    m = re.match(r'^1\.\.(\d+)$', l)
+    if m and top_plan is None:
+        top_plan = int(m.group(1))
+        continue
+    if re.match(r'^(not )?ok \d+ \S+', l):
+        suites_done += 1
+        continue
+    m = re.match(r'^    1\.\.(\d+)$', l)
+    if m and suite:
+        plans[suite] = int(m.group(1))
+        continue
     m = re.match(r'^    # Subtest: (\S+)', l)
     if m:
         suite = m.group(1)
+        cases.setdefault(suite, 0)
         diag = []
         continue
     if re.match(r'^\s+# \S+: (EXPECTATION|ASSERTION) FAILED', l) or \
@@ -171,6 +191,7 @@ for raw in lines:
         param_parent = None
     if m and suite:
         case = m.group(2)
+        cases[suite] = cases.get(suite, 0) + 1
         if m.group(4):
             print('SKIP: kunit.%s.%s: %s' % (suite, case, m.group(5) or 'skipped'))
             n['SKIP'] += 1
@@ -193,6 +214,23 @@ total = sum(n.values())
 if total == 0:
     print('FAIL: kunit.run: no test results (kunit.py exit %d, log %s)' % (rc, log))
     sys.exit(1)
+plan_bad = []
+if top_plan is None or suites_done != top_plan:
+    plan_bad.append('%d of %s suites ended' % (suites_done, top_plan))
+for s_, want in plans.items():
+    if cases.get(s_, 0) != want:
+        plan_bad.append('%s: %d of %d cases reported' % (s_, cases.get(s_, 0), want))
+for s_ in cases:
+    if s_ not in plans:
+        plan_bad.append('%s: no plan' % s_)
+if plan_bad:
+    print('FAIL: kunit.plan: %s (kunit.py exit %d)' % ('; '.join(plan_bad)[:300], rc))
+    n['FAIL'] += 1
+elif rc != 0 and not n['FAIL']:
+    print('FAIL: kunit.run: kunit.py exited %d with every case passed (log %s)' % (rc, log))
+    n['FAIL'] += 1
+else:
+    print('PASS: kunit.plan')
 if report:
     print('FAIL: kunit.dmesg: %s' % report)
 else:
