@@ -92,6 +92,12 @@ target_main() {
 # --------------------------------------------------------------- host ---
 
 # the namespace's block device (not a per-path node nvmeXcYnZ), or nothing
+# blk_writes: writes completed on the NVMe block devices so far (the
+# paths' own devices count them: a multipath head may not)
+blk_writes() {
+	cat /sys/block/nvme*/stat 2>/dev/null | awk '{ n += $5 } END { print n + 0 }'
+}
+
 nvme_dev() {
 	local b
 	for b in /sys/block/nvme*n*; do
@@ -186,14 +192,28 @@ host_main() {
 		fail "reconnect-$cycles" "cycle $((ok + 1)) failed"
 	fi
 
-	# the target's port goes away under I/O and comes back
+	# the target's port goes away under I/O and comes back; what was
+	# written is read back and checked as the run goes (verify_backlog:
+	# a time-based write job never reaches fio's verify phase)
 	if nvme_dev >/dev/null; then
-		timeout 300 fio --name=portloss --filename="$(nvme_dev)" --ioengine=libaio \
+		local dev w0 i
+		dev=$(nvme_dev)
+		w0=$(blk_writes)
+		timeout 300 fio --name=portloss --filename="$dev" --ioengine=libaio \
 			--direct=1 --rw=randwrite --bs=4k --iodepth=8 --size=16M \
 			--time_based --runtime=20 --verify=crc32c --verify_fatal=1 \
-			>/tmp/portloss.out 2>&1 &
+			--verify_backlog=256 >/tmp/portloss.out 2>&1 &
 		local fpid=$!
-		sleep 4
+		# the port goes only once the I/O runs
+		for i in $(seq 100); do
+			[ "$(blk_writes)" -gt $((w0 + 64)) ] && break
+			sleep 0.2
+		done
+		if [ "$i" -lt 100 ]; then
+			pass port-loss-io-started
+		else
+			fail port-loss-io-started "no write reached the device in 20 s"
+		fi
 		if ctl remove-port; then
 			sleep 3
 			ctl add-port || fail port-restore "cannot restore the port"
@@ -217,6 +237,11 @@ host_main() {
 	# I/O now fails or waits for the controller; it must not hang
 	timeout 60 dd if="$(nvme_dev 2>/dev/null || echo /dev/null)" of=/dev/null \
 		bs=4k count=16 iflag=direct >/dev/null 2>&1
+	if [ $? -ge 124 ]; then
+		fail io-after-target-loss "a read hung for 60 s after the target went"
+	else
+		pass io-after-target-loss
+	fi
 	if timeout 90 nvme disconnect -n "$NQN" >/dev/null 2>&1 || ! nvme_dev >/dev/null; then
 		pass disconnect-after-target-loss
 	else
