@@ -189,6 +189,8 @@ static int irdma_sim_tcp_addr(struct sockaddr_storage *ss, bool ipv4,
  * connection on the quad a QP takes over, before its connect: the host
  * would refuse it (no timestamps, so no safe reuse), while the CM has
  * already run the new handshake on that quad.
+ *
+ * Context: process context (softirqs are held off around the eviction).
  */
 static void irdma_sim_tcp_evict_tw(struct net *net, struct irdma_sim_iw *iw)
 {
@@ -217,9 +219,12 @@ static void irdma_sim_tcp_evict_tw(struct net *net, struct irdma_sim_iw *iw)
 	rcu_read_unlock();
 	if (!sk)
 		return;
-	if (sk->sk_state == TCP_TIME_WAIT)
+	if (sk->sk_state == TCP_TIME_WAIT) {
+		/* the ehash lock is taken in softirqs too: none here */
+		local_bh_disable();
 		inet_twsk_deschedule_put(inet_twsk(sk));
-	else
+		local_bh_enable();
+	} else
 		sock_gen_put(sk);
 }
 
