@@ -180,6 +180,10 @@ static void irdma_dispatch_ae(struct irdma_pci_f *rf, u32 ae, u32 src, u32 id,
  * irdma_process_aeq() - consume the asynchronous event queue
  * @rf: RDMA function
  *
+ * An AEQE with the overflow bit says the adapter found the AEQ full and is
+ * dropping events: any connection's close or error may be among them, so
+ * the function asks for a reset (once), as for a catastrophic error.
+ *
  * Context: the vector's IRQ thread.
  */
 static void irdma_process_aeq(struct irdma_pci_f *rf)
@@ -202,9 +206,15 @@ static void irdma_process_aeq(struct irdma_pci_f *rf)
 		ae = FIELD_GET(IRDMA_AEQE_QW1_AECODE, hdr);
 		src = FIELD_GET(IRDMA_AEQE_QW1_AESRC, hdr);
 		tcp_state = FIELD_GET(IRDMA_AEQE_QW1_TCPSTATE, hdr);
-		if (hdr & IRDMA_AEQE_QW1_OVERFLOW)
+		if (hdr & IRDMA_AEQE_QW1_OVERFLOW) {
+			/*
+			 * the events lost may be any connection's close or
+			 * error: no QP's state can be trusted any more
+			 */
 			dev_err_ratelimited(rf->dma_dev,
 					    "AEQ full: the adapter lost asynchronous events\n");
+			irdma_request_reset(rf);
+		}
 		dev_dbg_ratelimited(rf->dma_dev, "AE 0x%04x source 0x%x id %u\n",
 				    ae, src, id);
 		trace_irdma_ae(rf->dma_dev, ae, src, id, tcp_state);

@@ -30,7 +30,10 @@
  * Errors (write-only): crit_err takes "OICR [CRITERR]" (hex or decimal)
  * and raises a critical error of the function with those interrupt cause
  * bits, GLPE_CRITERR set to CRITERR when PE_CRITERR (bit 28) is among
- * them, as ice reports one (irdma_sim_irq_crit_err()).
+ * them, as ice reports one (irdma_sim_irq_crit_err()).  raise_ae takes
+ * "CODE [COUNT]" and posts COUNT (default 1) AEs of the function with that
+ * code in one go, past the AEQ's room if asked: the AEQ overflows
+ * (irdma_sim_aeq_raise()).
  *
  * /sys/kernel/debug/irdma_sim/defaults/ holds the same knobs; a new
  * instance starts with their values, which is how a test injects a fault
@@ -505,6 +508,44 @@ static const struct file_operations irdma_sim_crit_err_fops = {
 };
 
 /**
+ * irdma_sim_raise_ae_write() - write of "raise_ae": "CODE [COUNT]"
+ * @file: the file
+ * @buf: user buffer
+ * @count: its length
+ * @ppos: position (ignored)
+ *
+ * Return: @count, or a negative errno (-ENOSPC: no AE could be written).
+ */
+static ssize_t irdma_sim_raise_ae_write(struct file *file,
+					const char __user *buf, size_t count,
+					loff_t *ppos)
+{
+	struct irdma_sim *sim = file->private_data;
+	u32 code, n = 1;
+	char kbuf[48];
+	int ret;
+
+	if (count >= sizeof(kbuf))
+		return -EINVAL;
+	if (copy_from_user(kbuf, buf, count))
+		return -EFAULT;
+	kbuf[count] = 0;
+	if (sscanf(kbuf, "%i %i", &code, &n) < 1 || !n)
+		return -EINVAL;
+	ret = irdma_sim_aeq_raise(sim, code, n);
+	if (!ret)
+		return -ENOSPC;
+	return ret < 0 ? ret : count;
+}
+
+static const struct file_operations irdma_sim_raise_ae_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = irdma_sim_raise_ae_write,
+	.llseek = noop_llseek,
+};
+
+/**
  * irdma_sim_debugfs_add() - create the instance's debugfs directory
  * @sim: instance with its netdev and vectors set
  */
@@ -528,6 +569,7 @@ void irdma_sim_debugfs_add(struct irdma_sim *sim)
 	debugfs_create_file_unsafe("gstat_advance", 0200, d, sim,
 				   &irdma_sim_gstat_advance_fops);
 	debugfs_create_file("crit_err", 0200, d, sim, &irdma_sim_crit_err_fops);
+	debugfs_create_file("raise_ae", 0200, d, sim, &irdma_sim_raise_ae_fops);
 }
 
 /**

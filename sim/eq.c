@@ -401,6 +401,42 @@ int irdma_sim_aeq_post(struct irdma_sim *sim, u64 ctx, u64 qw1)
 }
 
 /**
+ * irdma_sim_aeq_raise() - post function-level AEs on demand (debugfs)
+ * @sim: instance
+ * @code: AE code (catastrophic, resource exhaustion, ...)
+ * @count: how many, in one go: more than the AEQ has room for overflows it
+ *	(the last free slot carries the overflow bit, the rest are dropped)
+ *
+ * The AEs name no QP or CQ (id 0, source 0), as the adapter's function
+ * errors do.  All are written under one hold of the lock, so the driver
+ * consumes none in between.
+ *
+ * Return: how many were written, or a negative errno (-ENOENT without an
+ * AEQ, -ENODEV once the instance is being deleted, -EINVAL for a code
+ * that does not fit).
+ */
+int irdma_sim_aeq_raise(struct irdma_sim *sim, u32 code, u32 count)
+{
+	u64 qw1 = FIELD_PREP(IRDMA_AEQE_QW1_AECODE, code) |
+		  FIELD_PREP(IRDMA_AEQE_QW1_AESRC, IRDMA_AE_SOURCE_RSVD);
+	unsigned long flags;
+	int ret = 0, n = 0;
+
+	if (code > FIELD_MAX(IRDMA_AEQE_QW1_AECODE))
+		return -EINVAL;
+	spin_lock_irqsave(&sim->lock, flags);
+	while (count-- && !ret) {
+		ret = irdma_sim_aeq_post(sim, 0, qw1);
+		if (!ret)
+			n++;
+	}
+	spin_unlock_irqrestore(&sim->lock, flags);
+	if (ret == -ENOSPC)
+		ret = 0;	/* the overflow asked for */
+	return n ? n : ret;
+}
+
+/**
  * irdma_sim_qp_ae_write() - write an AEQE of a QP, counting it in flight
  * @sim: instance
  * @qp: QP

@@ -1207,6 +1207,7 @@ int irdma_sim_cq_post_n(struct irdma_sim *sim, struct irdma_sim_cq *cq,
 void irdma_sim_cq_arm(struct irdma_sim *sim, u32 id);
 void irdma_sim_cq_ack(struct irdma_sim *sim, u32 id);
 int irdma_sim_aeq_post(struct irdma_sim *sim, u64 ctx, u64 qw1);
+int irdma_sim_aeq_raise(struct irdma_sim *sim, u32 code, u32 count);
 int irdma_sim_qp_ae(struct irdma_sim *sim, struct irdma_sim_qp *qp, u32 code,
 		    u32 src, bool q2_data);
 int irdma_sim_qp_ae_cmd(struct irdma_sim *sim, struct irdma_sim_qp *qp,
