@@ -101,41 +101,62 @@ t_log() { printf '# %s\n' "$*"; }
 # indent a command's output as diagnostics
 t_indent() { sed 's/^/#   /'; }
 
-# t_run_bounded SEC OUT CMD...: run CMD with its output in OUT; after SEC
-# seconds a CMD still running is shown (each thread's kernel stack and
-# wait channel: where a hang sits) and killed.  Returns CMD's status, or
-# 124 when it had to be killed.
-t_run_bounded() {
-	local sec=$1 out=$2 pid t i rc
-	shift 2
-	"$@" >"$out" 2>&1 &
-	pid=$!
+# t_show_stuck PID: each thread's kernel stack and wait channel of PID and
+# its children (where a hang sits), and with gdb their user-space stacks
+t_show_stuck() {
+	local pid=$1 t comm state wchan sc
+	for t in /proc/$pid/task/* $(pgrep -P "$pid" | sed 's|^|/proc/|'); do
+		[ -d "$t" ] || continue
+		comm=$(cat "$t/comm" 2>/dev/null)
+		state=$(sed -n 's/^State:\t//p' "$t/status" 2>/dev/null)
+		wchan=$(cat "$t/wchan" 2>/dev/null)
+		sc=$(cut -d' ' -f1 "$t/syscall" 2>/dev/null)
+		t_log "${t#/proc/}: $comm state $state wchan $wchan syscall $sc"
+		t_indent <"$t/stack" 2>/dev/null
+	done
+	if command -v gdb >/dev/null; then
+		for t in $(pgrep -P "$pid") "$pid"; do
+			timeout 30 gdb -q -batch -p "$t" -ex 'thread apply all bt' \
+				2>/dev/null | grep '^#' | t_indent
+		done
+	fi
+}
+
+# t_wait_pid PID SEC: wait up to SEC seconds for background job PID; one
+# still running then is shown (t_show_stuck) and killed, and one that a
+# kill cannot end (stuck in the kernel) is left behind after 10 s more,
+# not waited for.  Returns the job's status, 124 when it had to be killed,
+# 125 when it could not be.
+t_wait_pid() {
+	local pid=$1 sec=$2 i
 	for ((i = 0; i < sec * 10; i++)); do
 		kill -0 "$pid" 2>/dev/null || break
 		sleep 0.1
 	done
 	if kill -0 "$pid" 2>/dev/null; then
-		t_log "still running after $sec s: $*"
-		for t in /proc/$pid/task/* $(pgrep -P "$pid" | sed 's|^|/proc/|'); do
-			[ -d "$t" ] || continue
-			t_log "${t#/proc/}: $(cat "$t/comm" 2>/dev/null) wchan $(cat "$t/wchan" 2>/dev/null) syscall $(cut -d' ' -f1 "$t/syscall" 2>/dev/null)"
-			t_indent <"$t/stack" 2>/dev/null
-		done
-		# and where in user space, when gdb is there to say
-		if command -v gdb >/dev/null; then
-			for t in $(pgrep -P "$pid") "$pid"; do
-				timeout 30 gdb -q -batch -p "$t" -ex 'thread apply all bt' \
-					2>/dev/null | grep '^#' | t_indent
-			done
-		fi
+		t_log "still running after $sec s: pid $pid:" \
+			"$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null)"
+		t_show_stuck "$pid"
 		pkill -KILL -P "$pid" 2>/dev/null
 		kill -KILL "$pid" 2>/dev/null
-		wait "$pid" 2>/dev/null
-		return 124
+		for ((i = 0; i < 100; i++)); do
+			kill -0 "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null; return 124; }
+			sleep 0.1
+		done
+		t_log "pid $pid does not die: stuck in the kernel"
+		t_show_stuck "$pid"
+		return 125
 	fi
 	wait "$pid"
-	rc=$?
-	return $rc
+}
+
+# t_run_bounded SEC OUT CMD...: run CMD with its output in OUT, for SEC
+# seconds at most (t_wait_pid)
+t_run_bounded() {
+	local sec=$1 out=$2
+	shift 2
+	"$@" >"$out" 2>&1 &
+	t_wait_pid $! "$sec"
 }
 
 t_exit() {

@@ -19,10 +19,12 @@
  *	event may carry private data.  Up to MAXFAIL connections
  *	(default 0) may fail cleanly (an error event instead of ESTABLISHED:
  *	REJECTED, CONNECT_ERROR, UNREACHABLE); each is reported.  A
- *	connect the client's own stack refuses with EADDRNOTAVAIL (the
- *	local port rdma_cm chose still has this 4-tuple in TCP TIME_WAIT,
- *	as a siw client's kernel socket can) is tried again on a new id, up
- *	to 3 times; the retries are counted and printed.
+ *	connect a siw client's stack refuses with EADDRNOTAVAIL (the local
+ *	port rdma_cm chose still has this 4-tuple in TCP TIME_WAIT: siw's
+ *	connections are kernel sockets) is tried again on a new id, up to 3
+ *	times; the retries are counted and printed.  For any other device
+ *	EADDRNOTAVAIL fails the connection: an offloaded connection leaves
+ *	nothing in the host's TCP stack, so nothing there may collide.
  *   cm_loop -c ... -O
  *	as -c, but each connection's QP has a CQ of its own, asked for 4
  *	entries: once ESTABLISHED the client posts 8 signaled zero-length
@@ -369,7 +371,7 @@ out_free_ai:
 /*
  * one client connection; 0 when it went connect -> ESTABLISHED -> close,
  * 1 when the connect failed cleanly (an error event), 2 when rdma_connect()
- * itself failed with EADDRNOTAVAIL (try again), -1 otherwise.  With @keep,
+ * of a siw client failed with EADDRNOTAVAIL (try again), -1 otherwise.  With @keep,
  * an established connection is not closed but stored in *@keep.
  */
 static int client_one(struct rdma_event_channel *ch, struct dev_res *res,
@@ -407,10 +409,14 @@ static int client_one(struct rdma_event_channel *ch, struct dev_res *res,
 		goto out_destroy;
 	ph[PH_QP] = lap_us(&t);
 	if (rdma_connect(id, &cp)) {
-		if (errno == EADDRNOTAVAIL) {
+		if (errno == EADDRNOTAVAIL &&
+		    !strncmp(ibv_get_device_name(id->verbs->device), "siw", 3)) {
 			ret = 2;
 			goto out_destroy_qp;
 		}
+		if (errno == EADDRNOTAVAIL)
+			fprintf(stderr, "cm_loop: %s: the host's TCP stack holds this 4-tuple\n",
+				ibv_get_device_name(id->verbs->device));
 		perror("cm_loop: rdma_connect");
 		goto out_destroy_qp;
 	}

@@ -74,12 +74,14 @@ t_cm_loop() {
 		return 1
 	fi
 	# shellcheck disable=SC2086
-	out=$(t_in "$cns" timeout 300 "$LOOP" -c -a "$addr" -p "$port" -n "$N" -f "$F" $pd $co 2>&1) || rc=$?
+	t_run_bounded 300 "$work/$port.cli" t_in "$cns" "$LOOP" -c -a "$addr" -p "$port" \
+		-n "$N" -f "$F" $pd $co || rc=$?
+	out=$(cat "$work/$port.cli")
 	# every connection of the run ends on the server side too
 	t_wait 20 eval "[ -z \"\$(t_cm_ids_left $port)\" ]"
 	left=$(t_cm_ids_left "$port")
 	kill -TERM "$spid" 2>/dev/null
-	wait "$spid" || src=$?
+	t_wait_pid "$spid" 30 || src=$?
 	t_log "$name: $(grep -m1 'connections in' <<<"$out")"
 	# a siw client's port can meet its own TIME_WAIT (cm_loop retries)
 	{ grep -m1 'connects retried' <<<"$out" || true; } | t_indent
