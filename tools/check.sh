@@ -12,6 +12,9 @@
 #   fuzz    tools/fuzz.sh --smoke            (libFuzzer, short)
 #   siw     tools/siw.sh [--crc]             -> PASS/FAIL: siw-build, siw-crc-build
 #   vm      tools/vm/tests.sh                (the VM integration suite)
+#   vm-debug tools/vm/debug.sh               (its lean core on the KUnit
+#                                             kernel: KASAN, lockdep;
+#                                             "debug/" results)
 #   ulp     tests/ulp/run.sh                 (kernel storage ULPs, two VMs)
 # A stage script that is missing gives "FAIL: <stage>: tools/<x> missing".
 # Every "PASS:", "FAIL:" and "SKIP:" line a stage prints is counted.  A
@@ -34,7 +37,7 @@ set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/.." && pwd)
 cd "$repo" || exit 1
-all_stages="build static kunit fuzz siw vm ulp"
+all_stages="build static kunit fuzz siw vm vm-debug ulp"
 stages=${CHECK_STAGES:-$all_stages}
 for s in $stages; do
 	case " $all_stages " in
@@ -149,6 +152,17 @@ if want vm; then
 		stage vm 3600 "$repo/tools/vm/tests.sh"
 	else
 		IRDMA_VM_NO_REPO_MODULES=1 stage vm 3600 "$repo/tools/vm/tests.sh"
+	fi
+fi
+
+# the hostile users and a lean core of the VM suite on the debug kernel
+# (the KUnit kernel: tools/kunit.sh built it, or builds it now); they
+# need this repo's modules
+if want vm-debug; then
+	if [ "$built" = 1 ]; then
+		stage vm-debug 2700 "$repo/tools/vm/debug.sh"
+	else
+		result "SKIP: vm-debug: the modules did not build"
 	fi
 fi
 

@@ -5,6 +5,12 @@
 # lockdep, atomic-sleep checks, KASAN) built from Debian's linux-source-6.1.
 #
 #   tools/kunit.sh [--build-only] [GLOB]
+#   tools/kunit.sh --build-dir        build, print the build directory
+#
+# The same kernel is the debug VM's (tools/vm/debug-kernel.sh): the
+# configuration, tests/kunit/.kunitconfig, is a superset that the VM can
+# boot, so one build serves both.  IRDMA_KUNIT_LOCKED=1 says that the
+# caller holds $CACHE/kunit/lock already (taken with flock).
 #
 # The kernel tree is a hard-linked copy of the extracted source (cheap) with
 # this checkout dropped into drivers/infiniband/hw/irdma; the build directory
@@ -28,11 +34,13 @@ root=$(cd "$here/.." && pwd)
 CACHE=${CACHE:-/var/cache/irdma}
 kconf=$root/tests/kunit/.kunitconfig
 build_only=0
+print_dir=0
 glob='irdma*'
 for a in "$@"; do
 	case "$a" in
 	--build-only) build_only=1 ;;
-	-h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+	--build-dir) build_only=1 print_dir=1 ;;
+	-h|--help) sed -n '2,27p' "$0"; exit 0 ;;
 	*) glob=$a ;;
 	esac
 done
@@ -48,7 +56,7 @@ log=$base/log-$ver-$hash.txt
 mkdir -p "$base"
 # one run at a time per cache: the tree and build directory are shared
 exec 9>"$base/lock"
-if ! flock -w 3600 9; then
+if [ "${IRDMA_KUNIT_LOCKED:-0}" != 1 ] && ! flock -w 3600 9; then
 	echo "FAIL: kunit.run: could not lock $base/lock"
 	exit 1
 fi
@@ -117,6 +125,7 @@ if [ "$brc" -ne 0 ]; then
 	exit 1
 fi
 if [ "$build_only" = 1 ]; then
+	[ "$print_dir" = 0 ] || echo "$bdir"
 	exit 0
 fi
 

@@ -6,6 +6,11 @@
 # overlay, with their dependencies, from /lib/modules/$KVER) and print its
 # path.  Cached under $CACHE/vm, keyed by KVER, the kernel package version,
 # busybox and the hash of this script and of the init.
+#
+# With IRDMA_VM_KSET (the debug kernel's set, tools/vm/debug-kernel.sh) the
+# modules come from that set's lib/modules/$KVER, and the key has its
+# modules.dep and modules.builtin instead of the package version; what the
+# kernel has built in is not loaded.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -15,10 +20,18 @@ busybox=/bin/busybox
 mods=(virtio_pci 9pnet_virtio 9p overlay)
 
 [ -x "$busybox" ] || { echo "initramfs.sh: $busybox missing (make deps: busybox-static)" >&2; exit 1; }
-[ -d "/lib/modules/$KVER/kernel" ] ||
-	{ echo "initramfs.sh: no /lib/modules/$KVER (make deps)" >&2; exit 1; }
+modroot=${IRDMA_VM_KSET:-/}
+mdir=${modroot%/}/lib/modules/$KVER
+[ -d "$mdir/kernel" ] ||
+	{ echo "initramfs.sh: no $mdir (make deps)" >&2; exit 1; }
 
-kpkg=$(dpkg-query -W -f='${Version}' "linux-image-$KVER" 2>/dev/null || echo unknown)
+mpargs=()
+if [ -n "${IRDMA_VM_KSET:-}" ]; then
+	mpargs=(-d "$IRDMA_VM_KSET")
+	kpkg=$(cat "$mdir/modules.dep" "$mdir/modules.builtin" | sha256sum | cut -c1-16)
+else
+	kpkg=$(dpkg-query -W -f='${Version}' "linux-image-$KVER" 2>/dev/null || echo unknown)
+fi
 key=$({
 	echo "$KVER $kpkg ${mods[*]}"
 	sha256sum "$here/init" "${BASH_SOURCE[0]}" "$busybox"
@@ -40,7 +53,7 @@ install -m 0755 "$here/init" "$stage/init"
 : >"$stage/modules/load.list"
 seen=" "
 for m in "${mods[@]}"; do
-	deps=$(modprobe -S "$KVER" --show-depends "$m") ||
+	deps=$(modprobe "${mpargs[@]}" -S "$KVER" --show-depends "$m") ||
 		{ echo "initramfs.sh: module $m not found for $KVER" >&2; exit 1; }
 	while read -r verb path _; do
 		[ "$verb" = insmod ] || continue

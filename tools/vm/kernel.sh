@@ -7,9 +7,17 @@
 # the uncompressed vmlinux directly; extract it once (scripts/extract-vmlinux
 # of linux-source-6.1) into $CACHE/vm, keyed by KVER and the package
 # version.  Falls back to the bzImage when that is not possible.
+#
+# With IRDMA_VM_KSET (the debug kernel's set, tools/vm/debug-kernel.sh):
+# that set's bzImage.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+if [ -n "${IRDMA_VM_KSET:-}" ]; then
+	[ -s "$IRDMA_VM_KSET/bzImage" ] || { echo "kernel.sh: no $IRDMA_VM_KSET/bzImage" >&2; exit 1; }
+	echo "$IRDMA_VM_KSET/bzImage"
+	exit 0
+fi
 CACHE=${CACHE:-/var/cache/irdma}
 KVER=${KVER:-$("$here/../kver.sh")}
 bz=/boot/vmlinuz-$KVER

@@ -14,6 +14,10 @@
 # depmod runs here because in the guest it reads all of /lib/modules over
 # 9p under TCG: 30-60 s there, under a second here.  Cached under
 # $CACHE/vm/mods-$KVER-<hash of the .ko files and the kernel package>.
+#
+# With IRDMA_VM_KSET (the debug kernel's set, tools/vm/debug-kernel.sh) the
+# kernel's modules are that set's lib/modules/$KVER, whose siw.ko (built
+# in the kernel's tree) is the peer: updates/ has no siw.ko then.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -24,6 +28,10 @@ CACHE=${CACHE:-/var/cache/irdma}
 KVER=${KVER:-$("$repo/tools/kver.sh")}
 mdir=/lib/modules/$KVER
 siw=$("$repo/tools/siw.sh" --path)
+if [ -n "${IRDMA_VM_KSET:-}" ]; then
+	mdir=$IRDMA_VM_KSET/lib/modules/$KVER
+	siw=
+fi
 
 # IRDMA_VM_NO_REPO_MODULES=1 (tools/check.sh when the build failed): leave
 # this repo's modules out rather than test stale ones
@@ -34,7 +42,11 @@ for ko in "${ours[@]}" "$siw"; do
 	[ -f "$ko" ] && kos+=("$ko")
 done
 
-kpkg=$(dpkg-query -W -f='${Version}' "linux-image-$KVER" 2>/dev/null || echo unknown)
+if [ -n "${IRDMA_VM_KSET:-}" ]; then
+	kpkg=$(sha256sum <"$mdir/modules.dep" | cut -c1-16)
+else
+	kpkg=$(dpkg-query -W -f='${Version}' "linux-image-$KVER" 2>/dev/null || echo unknown)
+fi
 key=$({
 	echo "$KVER $kpkg"
 	ls "$mdir"

@@ -38,7 +38,10 @@
 # gives it 5 s to do so.
 #
 # Environment: KVER (default tools/kver.sh), CACHE (default
-# /var/cache/irdma), QEMU (default qemu-system-x86_64).  In the guest the
+# /var/cache/irdma), QEMU (default qemu-system-x86_64), IRDMA_VM_KSET (boot
+# the debug kernel of that set, tools/vm/debug-kernel.sh, instead: its
+# modules are the guest's /lib/modules/$KVER, KUnit is off with
+# kunit.enable=0, and KVER is the set's release).  In the guest the
 # command sees IRDMA_VM=1, REPO, KVER, CACHE, IRDMA_SIW_KO, IRDMA_VM_MODS,
 # IRDMA_VM_PEER.
 set -euo pipefail
@@ -46,6 +49,9 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 CACHE=${CACHE:-/var/cache/irdma}
+if [ -n "${IRDMA_VM_KSET:-}" ]; then
+	KVER=$(cat "$IRDMA_VM_KSET/kernelrelease") || exit 125
+fi
 KVER=${KVER:-$("$repo/tools/kver.sh")}
 QEMU=${QEMU:-qemu-system-x86_64}
 export CACHE KVER
@@ -106,6 +112,11 @@ smp=${smp:-2}
 
 command -v "$QEMU" >/dev/null || { echo "run.sh: $QEMU not found (make deps)" >&2; exit 125; }
 siw_ko=$("$repo/tools/siw.sh" --path)
+kmods=
+if [ -n "${IRDMA_VM_KSET:-}" ]; then
+	kmods=$IRDMA_VM_KSET/lib/modules/$KVER
+	siw_ko=$kmods/kernel/drivers/infiniband/sw/siw/siw.ko
+fi
 kernel=$("$here/kernel.sh") || { echo "run.sh: no kernel image" >&2; exit 125; }
 initrd=$("$here/initramfs.sh") || { echo "run.sh: cannot build the initramfs" >&2; exit 125; }
 mods=$("$here/modules.sh") || { echo "run.sh: cannot prepare the guest's modules" >&2; exit 125; }
@@ -165,6 +176,7 @@ done
 cmdline="console=ttyS0,115200 quiet panic=-1 tsc=reliable sysrq_always_enabled"
 cmdline+=" irdmavm_run=$rundir irdmavm_keep=$repo,$CACHE"
 [ -z "$mods" ] || cmdline+=" irdmavm_mods=$mods"
+[ -z "$kmods" ] || cmdline+=" irdmavm_kmods=$kmods kunit.enable=0"
 [ -z "$peer_mode" ] || cmdline+=" irdmavm_peer=$peer_mode"
 [ "$interactive" = 0 ] || cmdline+=" irdmavm_tty=1"
 [ -z "$append" ] || cmdline+=" $append"

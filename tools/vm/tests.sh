@@ -47,7 +47,14 @@
 # baseline too.  It is not the default: 72-cm-loop and 75-perftest took
 # 311 s with it, 250-274 s without, in runs on the same machine.
 # VMTEST_DIR replaces tests/vm (a directory the guest sees: not under
-# /tmp).
+# /tmp).  VMTEST_ENV="VAR=VALUE ..." is put in the scripts' environment
+# (e.g. CM_LOOP_N=25 for 72-cm-loop).
+#
+# With IRDMA_VM_KSET and IRDMA_VM_KDIR (tools/vm/debug-kernel.sh; run by
+# tools/vm/debug.sh) the VM boots the debug kernel (KASAN, lockdep) and the
+# test modules are built against its build directory.  KASAN's redzones
+# and quarantine take the place of slab and page poisoning there: the boot
+# has slab_nomerge, and a kernel log large enough for the whole run.
 #
 # Inside the VM the same script runs with --guest (IRDMA_VM=1 is set by
 # tools/vm/run.sh).
@@ -283,7 +290,7 @@ build_progs() {
 	rm -f "$out/.err"
 	# kernel test modules (tests/kmod, the model's stand-in driver
 	# tests/sim/check), for the target kernel
-	local kdir=/usr/src/linux-headers-${KVER:-$("$repo/tools/kver.sh")} m
+	local kdir=${IRDMA_VM_KDIR:-/usr/src/linux-headers-${KVER:-$("$repo/tools/kver.sh")}} m
 	for m in tests/kmod tests/sim/check; do
 		if ! make -s -C "$kdir" M="$repo/$m" modules >"$out/.kerr" 2>&1; then
 			sed 's/^/# /' "$out/.kerr"
@@ -352,6 +359,12 @@ host_main() {
 		return 1
 	fi
 	local failed=0 pass=0 fail=0 skip=0 current='' line
+	local boot="slab_nomerge slub_debug=FZP page_poison=1" guest_env=() v
+	[ -z "${IRDMA_VM_KSET:-}" ] || boot="slab_nomerge log_buf_len=16M"
+	read -ra guest_env <<<"${VMTEST_ENV:-}"
+	for v in "${guest_env[@]}"; do
+		[[ "$v" =~ ^[A-Z_][A-Z0-9_]*= ]] || { echo "FAIL: vm: VMTEST_ENV: '$v' is not VAR=VALUE"; return 1; }
+	done
 	start=$(now)
 	build_progs || fail=$((fail + $?))
 	host_setup "${scripts[@]}"
@@ -372,9 +385,9 @@ host_main() {
 		echo "# vm-test: booting a VM for ${#todo[@]} script(s)"
 		fifo=$(mktemp -u /tmp/vm-tests.XXXXXX)
 		mkfifo "$fifo"
-		"$here/run.sh" --timeout "$total" --append "slab_nomerge slub_debug=FZP page_poison=1 ${VMTEST_APPEND:-}" -- \
+		"$here/run.sh" --timeout "$total" --append "$boot ${VMTEST_APPEND:-}" -- \
 			env override_timeout="${override_timeout:-}" VMTEST_DIR="$testdir" \
-			IRDMA_VM_NO_REPO_MODULES="${IRDMA_VM_NO_REPO_MODULES:-0}" \
+			IRDMA_VM_NO_REPO_MODULES="${IRDMA_VM_NO_REPO_MODULES:-0}" "${guest_env[@]}" \
 			"$here/tests.sh" --guest "${todo[@]}" >"$fifo" 2>&1 &
 		vm_pid=$!
 		exec {vm_out}<"$fifo"

@@ -1,0 +1,1 @@
+../vm/36-hostile-qp-race.sh

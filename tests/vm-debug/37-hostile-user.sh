@@ -1,0 +1,1 @@
+../vm/37-hostile-user.sh

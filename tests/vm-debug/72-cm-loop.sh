@@ -1,0 +1,1 @@
+../vm/72-cm-loop.sh
