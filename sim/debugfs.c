@@ -472,6 +472,28 @@ DEFINE_DEBUGFS_ATTRIBUTE(irdma_sim_gstat_advance_fops, NULL,
 			 irdma_sim_gstat_advance_set, "%llu\n");
 
 /**
+ * irdma_sim_debugfs_ints() - parse "A [B]" (hex or decimal) from user space
+ * @buf: user buffer
+ * @count: its length
+ * @a: first number
+ * @b: second number, left as it is when not given
+ *
+ * Return: 0, or a negative errno.
+ */
+static int irdma_sim_debugfs_ints(const char __user *buf, size_t count,
+				  u32 *a, u32 *b)
+{
+	char kbuf[48];
+
+	if (count >= sizeof(kbuf))
+		return -EINVAL;
+	if (copy_from_user(kbuf, buf, count))
+		return -EFAULT;
+	kbuf[count] = 0;
+	return sscanf(kbuf, "%i %i", a, b) < 1 ? -EINVAL : 0;
+}
+
+/**
  * irdma_sim_crit_err_write() - write of "crit_err": "OICR [CRITERR]"
  * @file: the file
  * @buf: user buffer
@@ -486,17 +508,11 @@ static ssize_t irdma_sim_crit_err_write(struct file *file,
 {
 	struct irdma_sim *sim = file->private_data;
 	u32 oicr, cause = 0;
-	char kbuf[48];
 	int ret;
 
-	if (count >= sizeof(kbuf))
-		return -EINVAL;
-	if (copy_from_user(kbuf, buf, count))
-		return -EFAULT;
-	kbuf[count] = 0;
-	if (sscanf(kbuf, "%i %i", &oicr, &cause) < 1)
-		return -EINVAL;
-	ret = irdma_sim_irq_crit_err(sim, oicr, cause);
+	ret = irdma_sim_debugfs_ints(buf, count, &oicr, &cause);
+	if (!ret)
+		ret = irdma_sim_irq_crit_err(sim, oicr, cause);
 	return ret ? ret : count;
 }
 
@@ -522,15 +538,12 @@ static ssize_t irdma_sim_raise_ae_write(struct file *file,
 {
 	struct irdma_sim *sim = file->private_data;
 	u32 code, n = 1;
-	char kbuf[48];
 	int ret;
 
-	if (count >= sizeof(kbuf))
-		return -EINVAL;
-	if (copy_from_user(kbuf, buf, count))
-		return -EFAULT;
-	kbuf[count] = 0;
-	if (sscanf(kbuf, "%i %i", &code, &n) < 1 || !n)
+	ret = irdma_sim_debugfs_ints(buf, count, &code, &n);
+	if (ret)
+		return ret;
+	if (!n)
 		return -EINVAL;
 	ret = irdma_sim_aeq_raise(sim, code, n);
 	if (!ret)

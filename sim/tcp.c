@@ -224,8 +224,9 @@ static void irdma_sim_tcp_evict_tw(struct net *net, struct irdma_sim_iw *iw)
 		local_bh_disable();
 		inet_twsk_deschedule_put(inet_twsk(sk));
 		local_bh_enable();
-	} else
+	} else {
 		sock_gen_put(sk);
+	}
 }
 
 /**
