@@ -326,6 +326,14 @@ const struct irdma_cm_hw_ops irdma_cm_hw_ops = {
 	.qp_flush = irdma_hw_qp_flush,
 };
 
+/*
+ * The QP table's lock is taken with interrupts off, under iw_cm's
+ * cm_id lock (irdma_iw_get_qp()); the other tables' locks only in process
+ * context.  xa_init() gives every table initialised in this file one
+ * lockdep class, so the QP table gets a class of its own.
+ */
+static struct lock_class_key irdma_qp_table_key;
+
 /**
  * irdma_hw_tables_alloc() - the driver's tables of adapter objects
  * @rf: RDMA function, HMC committed
@@ -342,6 +350,7 @@ int irdma_hw_tables_alloc(struct irdma_pci_f *rf)
 	ida_init(&rf->cq_ida);
 	ida_init(&rf->mr_ida);
 	xa_init_flags(&rf->qp_table, XA_FLAGS_LOCK_IRQ);
+	lockdep_set_class(&rf->qp_table.xa_lock, &irdma_qp_table_key);
 	xa_init(&rf->cq_table);
 	if (irdma_pble_init(rf))
 		return -ENOMEM;
