@@ -1,1 +1,0 @@
-../vm/85-kverbs.sh
