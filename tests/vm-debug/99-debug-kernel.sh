@@ -14,16 +14,6 @@
 . "$(dirname "$0")/lib-debug.bash"
 P=kernel
 
-if grep -Eq '^ *debug_locks: +1$' /proc/lockdep_stats 2>/dev/null; then
-	t_pass "$P/lockdep-still-on"
-else
-	t_fail "$P/lockdep-still-on" "lockdep turned itself off: it reported a problem (/proc/lockdep_stats: $(grep debug_locks /proc/lockdep_stats 2>&1))"
-fi
-bad=$(t_debug_reports)
-if [ -z "$bad" ]; then
-	t_pass "$P/whole-log"
-else
-	t_indent <<<"$bad"
-	t_fail "$P/whole-log" "a report in the run's kernel log: $(head -n1 <<<"$bad")"
-fi
+t_debug_lockdep "$P/lockdep-still-on" "lockdep turned itself off: it reported a problem"
+t_debug_log "$P/whole-log" "a report in the run's kernel log"
 t_exit
