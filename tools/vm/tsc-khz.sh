@@ -1,0 +1,23 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Print the host's TSC rate in kHz (tools/vm/tsc-khz.c, built once into
+# $CACHE/vm), or nothing when it cannot be measured (not x86, no compiler):
+# the guest then calibrates on its own.
+#
+#   tsc-khz.sh
+set -uo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+CACHE=${CACHE:-/var/cache/irdma}
+src=$here/tsc-khz.c
+[ "$(uname -m)" = x86_64 ] || exit 0
+bin=$CACHE/vm/tsc-khz-$(sha256sum "$src" | cut -c1-12)
+if [ ! -x "$bin" ]; then
+	if ! mkdir -p "$CACHE/vm" ||
+		! cc -O2 -Wall -o "$bin.tmp.$$" "$src" 2>/dev/null ||
+		! mv "$bin.tmp.$$" "$bin"; then
+		rm -f "$bin.tmp.$$"
+		exit 0
+	fi
+fi
+"$bin" 2>/dev/null || true
