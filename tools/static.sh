@@ -4,7 +4,9 @@
 # Static checks of the kernel sources (make static; part of make check).
 # Each check prints one line: PASS: static.NAME / FAIL: static.NAME: why.
 #
-#   W=1 build, the layer check (tools/layers.sh), sparse (C=2), checkpatch
+#   W=1 build with sparse (C=2) over every file in the same pass (the
+#   compiler's findings name their -W option, sparse's do not), the layer
+#   check (tools/layers.sh) of its objects, checkpatch
 #   --strict, kernel-doc, docutils over Documentation/*.rst, groff over the
 #   user's manual pages (Documentation/man4/irdma.4, irdma_sim.4), the
 #   manual pages of the CM, and an in-tree build (Kconfig + Kbuild dropped
@@ -35,17 +37,31 @@ kbuild() {
 notours='^(tools|tests/(fuzz|progs|kmod))/'
 mapfile -t csrc < <(git ls-files '*.c' '*.h' | grep -Ev "$notours")
 
-# --- W=1 -------------------------------------------------------------------
+# --- W=1 and sparse, one pass ------------------------------------------------
+# The objects stay for the layer check and the later stages of make check:
+# W=1 changes the warnings only, not the code.
 kbuild clean >/dev/null 2>&1
-if kbuild W=1 modules >"$out/w1" 2>&1; then
-	n=$(grep -cE 'warning:|error:' "$out/w1")
+kbuild W=1 C=2 CHECK="sparse -Wno-unknown-attribute" modules >"$out/build" 2>&1
+built=$?
+# the compiler's: every gcc finding ends with the option that asked for it
+grep -E '(warning|error):.*\[-W[^]]*\]$' "$out/build" >"$out/w1"
+# sparse's: the rest of the findings at a source line
+grep -E '^/.*: (warning|error):' "$out/build" | grep -vE '\[-W[^]]*\]$' >"$out/sparse"
+if [ "$built" != 0 ]; then
+	grep -E 'warning:|error:' "$out/build" | head -20
+	fail w1 "build failed"
+	fail sparse "build failed"
+else
+	n=$(wc -l <"$out/w1")
 	if [ "$n" = 0 ]; then pass w1; else
-		grep -E 'warning:|error:' "$out/w1" | head -20
+		head -20 "$out/w1"
 		fail w1 "$n warnings"
 	fi
-else
-	grep -E 'warning:|error:' "$out/w1" | head -20
-	fail w1 "build failed"
+	n=$(wc -l <"$out/sparse")
+	if [ "$n" = 0 ]; then pass sparse; else
+		head -20 "$out/sparse"
+		fail sparse "$n findings"
+	fi
 fi
 
 # --- layers ------------------------------------------------------------------
@@ -62,19 +78,6 @@ if out_l=$(tools/layers.sh sim Documentation/sim-layers.txt 2>&1); then
 else
 	grep -v '^layers: [0-9]* calls' <<<"$out_l" | head -20
 	fail sim-layers "$(tail -n1 <<<"$out_l")"
-fi
-
-# --- sparse ------------------------------------------------------------------
-kbuild clean >/dev/null 2>&1
-if kbuild C=2 CHECK="sparse -Wno-unknown-attribute" modules >"$out/sparse" 2>&1; then
-	n=$(grep -cE '^/.*: (warning|error):' "$out/sparse")
-	if [ "$n" = 0 ]; then pass sparse; else
-		grep -E '^/.*: (warning|error):' "$out/sparse" | head -20
-		fail sparse "$n findings"
-	fi
-else
-	tail -20 "$out/sparse"
-	fail sparse "build failed"
 fi
 
 # --- checkpatch --strict --------------------------------------------------
@@ -198,6 +201,4 @@ fi
 
 flock -u 9
 
-# leave a normal out-of-tree build behind
-kbuild modules >/dev/null 2>&1
 exit 0
