@@ -8,14 +8,21 @@
 # Stages, in order (each one's output is shown as it runs):
 #   build   make modules                     -> PASS/FAIL: build
 #   static  tools/static.sh                  (W=1, sparse, checkpatch, kernel-doc)
-#   kunit   tools/kunit.sh                   (KUnit in a cached debug kernel)
 #   fuzz    tools/fuzz.sh --smoke            (libFuzzer, short)
 #   siw     tools/siw.sh [--crc]             -> PASS/FAIL: siw-build, siw-crc-build
 #   vm      tools/vm/tests.sh                (the VM integration suite)
-#   vm-debug tools/vm/debug.sh               (its lean core on the KUnit
-#                                             kernel: KASAN, lockdep;
-#                                             "debug/" results)
 #   ulp     tests/ulp/run.sh                 (kernel storage ULPs, two VMs)
+#   kunit   tools/kunit.sh                   (KUnit in a cached debug kernel)
+#   vm-debug tools/vm/debug.sh               (the VM suite's lean core on
+#                                             the KUnit kernel: KASAN,
+#                                             lockdep; "debug/" results)
+# The debug kernel that kunit and vm-debug boot takes 10-15 minutes of
+# CPU to build from a cold cache.  It is built from the start in the
+# background at idle priority (tools/vm/debug-kernel.sh under chrt
+# --idle): it takes only the CPU that the other stages leave, and the VM
+# stages leave much (their guests wait on timers and on each other).
+# The kunit stage waits for it (the KUnit cache's lock), and builds it
+# itself if that build failed.
 # A stage script that is missing gives "FAIL: <stage>: tools/<x> missing".
 # Every "PASS:", "FAIL:" and "SKIP:" line a stage prints is counted.  A
 # stage that exits non-zero without printing a FAIL line counts as
@@ -37,7 +44,7 @@ set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/.." && pwd)
 cd "$repo" || exit 1
-all_stages="build static kunit fuzz siw vm vm-debug ulp"
+all_stages="build static fuzz siw vm ulp kunit vm-debug"
 stages=${CHECK_STAGES:-$all_stages}
 for s in $stages; do
 	case " $all_stages " in
@@ -52,7 +59,13 @@ done
 
 results=$(mktemp)
 evidence=$(mktemp)
-trap 'rm -f "$results" "$evidence"' EXIT
+# shellcheck disable=SC2317 # called by the trap
+end() {
+	# the background build is a process group of its own (setsid)
+	[ ! -s "${bg_log:-}.pgid" ] || kill -- "-$(cat "$bg_log.pgid")" 2>/dev/null
+	rm -f "$results" "$evidence" "${bg_log:-}" "${bg_log:-}.pgid" "${bg_log:-}.err"
+}
+trap end EXIT
 trap 'exit 130' INT TERM
 
 now() { date +%s; }
@@ -113,6 +126,51 @@ optional_stage() {
 }
 
 start_all=$(now)
+
+# the debug kernel, in the background at idle priority (see the top)
+bg_pid=
+bg_log=$results.bg
+if want kunit || want vm-debug; then
+	(
+		t0=$(now)
+		if want vm-debug; then
+			prep=("$repo/tools/vm/debug-kernel.sh")
+		else
+			prep=("$repo/tools/kunit.sh" --build-only)
+		fi
+		setsid chrt --idle 0 ionice -c 3 "${prep[@]}" >/dev/null 2>"$bg_log.err" &
+		echo $! >"$bg_log.pgid"
+		if wait $!; then
+			echo "### background: the debug kernel was ready after $(($(now) - t0)) s" >"$bg_log"
+		else
+			{
+				echo "### background: preparing the debug kernel failed after $(($(now) - t0)) s:"
+				tail -n 5 "$bg_log.err"
+			} >"$bg_log"
+		fi
+		rm -f "$bg_log.err" "$bg_log.pgid"
+	) &
+	bg_pid=$!
+fi
+# bg_wait: the background build is over; say how it went
+bg_wait() {
+	local t0
+	[ -n "$bg_pid" ] || return 0
+	t0=$(now)
+	# from here it has the CPU to itself: 45 minutes at most
+	while kill -0 "$bg_pid" 2>/dev/null && [ $(($(now) - t0)) -lt 2700 ]; do
+		sleep 5
+	done
+	if kill -0 "$bg_pid" 2>/dev/null; then
+		echo "### background: still not done after 2700 s; stopped (the kunit stage builds it)"
+		[ ! -s "$bg_log.pgid" ] || kill -- "-$(cat "$bg_log.pgid")" 2>/dev/null
+	fi
+	wait "$bg_pid"
+	bg_pid=
+	cat "$bg_log"
+	echo "### background: waited $(($(now) - t0)) s for it"
+	timed debug-kernel-wait "$t0"
+}
 built=1
 if want build; then
 	echo "### stage build: make modules"
@@ -128,7 +186,6 @@ if want build; then
 fi
 
 optional_stage static 1800 tools/static.sh
-optional_stage kunit 2700 tools/kunit.sh
 optional_stage fuzz 900 tools/fuzz.sh --smoke
 
 if want siw; then
@@ -155,6 +212,18 @@ if want vm; then
 	fi
 fi
 
+# kernel ULPs between two guests: they need this repo's modules
+if want ulp; then
+	if [ "$built" = 1 ]; then
+		stage ulp 2700 "$repo/tests/ulp/run.sh"
+	else
+		result "SKIP: ulp: the modules did not build"
+	fi
+fi
+
+bg_wait
+optional_stage kunit 2700 tools/kunit.sh
+
 # the hostile users and a lean core of the VM suite on the debug kernel
 # (the KUnit kernel: tools/kunit.sh built it, or builds it now); they
 # need this repo's modules
@@ -163,15 +232,6 @@ if want vm-debug; then
 		stage vm-debug 2700 "$repo/tools/vm/debug.sh"
 	else
 		result "SKIP: vm-debug: the modules did not build"
-	fi
-fi
-
-# kernel ULPs between two guests: they need this repo's modules
-if want ulp; then
-	if [ "$built" = 1 ]; then
-		stage ulp 2700 "$repo/tests/ulp/run.sh"
-	else
-		result "SKIP: ulp: the modules did not build"
 	fi
 fi
 
