@@ -116,12 +116,12 @@ add a va irdma0
 rmmod irdma || fail "rmmod irdma"
 wait_gone "rmmod irdma"
 
-# 20 add/delete cycles
-for i in $(seq 20); do
+# 10 add/delete cycles
+for i in $(seq 10); do
 	add a va "irdma$i" || break
 	ip netns exec a rdma link delete "irdma$i"
 done
-wait_gone "20 add/delete cycles"
+wait_gone "10 add/delete cycles"
 
 # run-time faults: a failing command (when the driver issues any yet)
 add a va irdma0

@@ -16,11 +16,13 @@
 # runs irdma-irdma, irdma-siw and siw-irdma, NFS runs an irdma server with
 # an irdma and a siw client, iSER runs irdma-irdma.  Default: all of that.
 # siw-siw, which runs none of this project's code (the reference for the
-# bandwidth), runs only when named (nvmeof/siw-siw).  ULP_MB (default 32) is the size
+# bandwidth), runs only when named (nvmeof/siw-siw).  ULP_MB (default 16) is the size
 # written and verified, ULP_CYCLES the disconnect/reconnect (mount, login)
-# cycles (default 10 for NVMe-oF, 5 for the others).  The defaults keep
+# cycles (default 5 for NVMe-oF, 3 for the others).  The defaults keep
 # "make check" inside its time budget: at 64 MiB and 20 cycles an NVMe-oF
-# pair took 395 s, about 180 s of it fio.  ULP_KEEP=DIR keeps each guest's
+# pair took 395 s, about 180 s of it fio; at 32 MiB and 10 cycles, 150 s
+# from a cold cache.  The long run is by hand: ULP_MB=64 ULP_CYCLES=20.
+# ULP_KEEP=DIR keeps each guest's
 # whole console output there (ULP-PAIR-server.log, ULP-PAIR-client.log);
 # ULP_APPEND adds to both guests' kernel command line (e.g. "loglevel=7").
 # Both guests boot with slab and page poisoning (the Debian kernel has no
@@ -36,7 +38,7 @@ run=$repo/tools/vm/run.sh
 # slab and page poisoning, as in the VM suite (tools/vm/tests.sh)
 poison='slub_debug=FZP page_poison=1'
 [ -z "${ULP_APPEND:-}" ] || poison+=" $ULP_APPEND"
-mb=${ULP_MB:-32}
+mb=${ULP_MB:-16}
 jobs=()
 [ $# -gt 0 ] || set -- nvmeof nfs iser
 for u in "$@"; do
@@ -117,8 +119,8 @@ for job in "${jobs[@]}"; do
 	irdma/irdma | irdma/siw | siw/irdma | siw/siw) ;;
 	*) echo "run.sh: bad pair '$pair' (SERVER-CLIENT of irdma, siw)" >&2; exit 2 ;;
 	esac
-	cycles=${ULP_CYCLES:-5}
-	[ "$ulp" != nvmeof ] || cycles=${ULP_CYCLES:-10}
+	cycles=${ULP_CYCLES:-3}
+	[ "$ulp" != nvmeof ] || cycles=${ULP_CYCLES:-5}
 	port=$((21000 + RANDOM % 2000))
 	start=$SECONDS
 	echo "# $ulp: $pair: server $ss, client $cs, ${mb} MiB, $cycles cycles"
