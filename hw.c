@@ -799,6 +799,7 @@ int irdma_hw_set_bus(struct irdma_pci_f *rf, const struct irdma_bus_info *info)
 	rf->bus_priv = info->priv;
 	rf->gen = info->gen;
 	rf->pf_id = info->pf_id;
+	rf->part_id = info->part_id;
 	rf->regs = irdma_reg_table(info->gen);
 	rf->db_pfn = info->db_pfn;
 	rf->ibdev_name = info->ibdev_name;

@@ -127,6 +127,7 @@ static int irdma_i40e_open(struct i40e_info *ldev, struct i40e_client *client)
 	info->priv = fn;
 	info->gen = IRDMA_GEN_1;
 	info->pf_id = ldev->fid;
+	info->part_id = ldev->pcidev->device;
 	info->num_vectors = min_t(u32, ldev->msix_count, IRDMA_MAX_VECTORS);
 	for (i = 0; i < info->num_vectors; i++) {
 		info->vectors[i].irq = ldev->msix_entries[i].vector;

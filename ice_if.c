@@ -154,6 +154,7 @@ static int irdma_ice_probe(struct auxiliary_device *adev,
 	info->priv = fn;
 	info->gen = IRDMA_GEN_2;
 	info->pf_id = pf->hw.pf_id;
+	info->part_id = pf->pdev->device;
 	info->num_vectors = min_t(u32, pf->num_rdma_msix, IRDMA_MAX_VECTORS);
 	for (i = 0; i < info->num_vectors; i++) {
 		u32 e = pf->rdma_base_vector + i;

@@ -98,6 +98,7 @@ static int irdma_sim_probe(struct auxiliary_device *adev,
 	info->priv = sadev;
 	info->gen = sadev->gen;
 	info->pf_id = sadev->pf_id;
+	info->part_id = sadev->device_id;
 	info->num_vectors = min_t(u32, sadev->num_vectors, IRDMA_MAX_VECTORS);
 	for (i = 0; i < info->num_vectors; i++) {
 		info->vectors[i].irq = sadev->vectors[i].irq;

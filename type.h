@@ -75,6 +75,7 @@ struct irdma_bus_ops {
  * @priv: binding-private pointer, available as rf->bus_priv
  * @gen: hardware generation
  * @pf_id: PCI function number (HMC function id)
+ * @part_id: PCI device ID of the function (an E810 has several)
  * @vectors: Linux IRQ number and MSI-X index of each vector
  * @num_vectors: number of entries in @vectors
  * @db_pfn: PFN of the user doorbell page (unless @ops has mmap_db)
@@ -90,6 +91,7 @@ struct irdma_bus_info {
 	void *priv;
 	enum irdma_gen gen;
 	u8 pf_id;
+	u16 part_id;
 	struct {
 		u32 irq;
 		u32 idx;
@@ -413,6 +415,7 @@ struct irdma_apbvt_entry {
  * @bus_priv: binding-private data
  * @gen: hardware generation
  * @pf_id: PCI function number
+ * @part_id: PCI device ID of the function, reported as vendor_part_id
  * @regs: register offsets of @gen, indexed by enum irdma_reg
  * @db_pfn: PFN of the user doorbell page
  * @ibdev_name: requested ib_device name
@@ -470,6 +473,7 @@ struct irdma_pci_f {
 	void *bus_priv;
 	enum irdma_gen gen;
 	u8 pf_id;
+	u16 part_id;
 	const u32 *regs;
 	unsigned long db_pfn;
 	const char *ibdev_name;

@@ -95,7 +95,7 @@ static int irdma_query_device(struct ib_device *ibdev,
 	if (rf->user_removable)
 		props->kernel_cap_flags |= IBK_ALLOW_USER_UNREG;
 	props->vendor_id = IRDMA_VENDOR_ID;
-	props->vendor_part_id = rf->gen == IRDMA_GEN_1 ? 0x37d2 : 0x1592;
+	props->vendor_part_id = rf->part_id;
 	props->hw_ver = rf->gen;
 	props->page_size_cap = SZ_4K | SZ_2M | SZ_1G;
 	props->max_mr_size = IRDMA_MAX_MR_SIZE;

@@ -21,6 +21,8 @@
  *   fail_iw_bufs      the next N times a connection's engine needs its
  *                     transmit and receive buffers it gets none, as if
  *                     the kernel had no memory: the connection is reset
+ *   device_id         the PCI device ID the function presents (default
+ *                     0x1592, an E810-C for QSFP; read at "rdma link add")
  * State (read-only): info, regs, cqp (per-opcode counts and average
  * execution time; how long the worker took to start after a doorbell that
  * found it idle), hmc, queues, objects, irq, stats, net (the data path:
@@ -57,6 +59,7 @@ static struct irdma_sim_knobs irdma_sim_default_knobs = {
 	.fail_opcode = IRDMA_SIM_FAIL_NONE,
 	.fail_major = IRDMA_SIM_CQP_MAJOR_BAD_WQE,
 	.fail_minor = IRDMA_SIM_CQP_MINOR_NO_RESOURCE,
+	.device_id = IRDMA_SIM_E810_DEVICE_ID,
 };
 
 /**
@@ -77,6 +80,7 @@ void irdma_sim_knobs_init(struct irdma_sim_knobs *k)
 	k->fail_opcode = READ_ONCE(d->fail_opcode);
 	k->fail_major = READ_ONCE(d->fail_major);
 	k->fail_minor = READ_ONCE(d->fail_minor);
+	k->device_id = READ_ONCE(d->device_id);
 }
 
 /**
@@ -96,6 +100,7 @@ static void irdma_sim_knobs_files(struct dentry *d, struct irdma_sim_knobs *k)
 	debugfs_create_x32("fail_opcode", 0600, d, &k->fail_opcode);
 	debugfs_create_x16("fail_major", 0600, d, &k->fail_major);
 	debugfs_create_x16("fail_minor", 0600, d, &k->fail_minor);
+	debugfs_create_x16("device_id", 0600, d, &k->device_id);
 }
 
 /**

@@ -41,6 +41,8 @@
 #define IRDMA_SIM_MODNAME	"irdma_sim"
 #define IRDMA_SIM_ADEV_NAME	"iwarp"
 #define IRDMA_SIM_MAX_VECTORS	8
+/* the PCI device ID the model's function has: an E810-C for QSFP */
+#define IRDMA_SIM_E810_DEVICE_ID	0x1592
 
 /*
  * The model's own CQP error codes for a command it refuses (the adapter's
@@ -102,6 +104,7 @@ struct irdma_sim_vector {
  * @netdev: the netdev this function serves (the model holds a reference)
  * @ibdev_name: name requested with "rdma link add NAME ..."
  * @gen: hardware generation being modelled
+ * @device_id: PCI device ID of the function being modelled
  * @pf_id: PCI function number / HMC function id
  * @vectors: MSI-X vectors handed to the RDMA driver
  * @num_vectors: number of entries in @vectors
@@ -112,6 +115,7 @@ struct irdma_sim_adev {
 	struct net_device *netdev;
 	const char *ibdev_name;
 	enum irdma_gen gen;
+	u16 device_id;
 	u8 pf_id;
 	struct irdma_sim_vector vectors[IRDMA_SIM_MAX_VECTORS];
 	u32 num_vectors;

@@ -330,6 +330,7 @@ static int irdma_sim_init_adev(struct irdma_sim *sim)
 	sadev->netdev = sim->netdev;
 	sadev->ibdev_name = sim->ibdev_name;
 	sadev->gen = IRDMA_GEN_2;
+	sadev->device_id = sim->knobs.device_id;
 	sadev->pf_id = 0;
 	for (i = 0; i < sim->irq.nvec; i++) {
 		sadev->vectors[i].irq = sim->irq.vec[i].virq;

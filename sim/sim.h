@@ -672,6 +672,8 @@ struct irdma_sim_irq {
  *	discard
  * @fail_iw_bufs: iWARP engine buffer requests still to fail
  * @stall_cqp: the control QP takes no more commands (a hung adapter)
+ * @device_id: the PCI device ID the function presents (set in "defaults"
+ *	before "rdma link add": E810s come with several)
  */
 struct irdma_sim_knobs {
 	bool fw_not_ready;
@@ -684,6 +686,7 @@ struct irdma_sim_knobs {
 	u32 fail_opcode;
 	u16 fail_major;
 	u16 fail_minor;
+	u16 device_id;
 };
 
 /**

@@ -4,7 +4,10 @@
 # Foundation: "rdma link add irdma0 type irdma_sim netdev va" with irdma not
 # loaded loads irdma_sim and irdma, publishes irdma_sim.iwarp.N, and gives
 # an iWARP device with the E810's limits whose port follows the netdev's
-# link state; rdma link, rdma dev and ibv_devices list it.  With
+# link state; rdma link, rdma dev and ibv_devices list it.  Its
+# vendor_part_id is the function's PCI device ID: the model's default
+# (0x1592, an E810-C for QSFP), and another one set in the model's debugfs
+# defaults before the link is added (0x159b, an E810-XXV for SFP).  With
 # max_qp=16384 the device has no more QPs than the model's Read Response
 # space (Q1) serves.
 # timeout: 240
@@ -72,6 +75,8 @@ expect() {
 }
 expect transport 'iWARP (1)'
 expect vendor_id 0x8086
+# the function's PCI device ID, which ibv_devinfo prints in decimal
+expect vendor_part_id $((0x1592))
 expect max_sge 13
 # a kernel CQ's ring is one 4 MiB buddy block at most: 2 * (65533 + 1)
 # entries of 32 bytes and the shadow area
@@ -80,7 +85,7 @@ expect max_qp_rd_atom 127
 expect max_qp_init_rd_atom 255
 # no memory windows yet: none advertised
 expect max_mw 0
-for f in vendor_part_id fw_ver max_qp max_qp_wr max_cq max_mr max_mr_size max_pd \
+for f in fw_ver max_qp max_qp_wr max_cq max_mr max_mr_size max_pd \
 	page_size_cap max_sge_rd; do
 	t_log "$f: $(field "$f")"
 done
@@ -129,6 +134,24 @@ fi
 t_log "rdma system: $(rdma system show 2>&1)"
 
 t_check "$P/delete" rdma link delete irdma0
+
+# --- the part ID is the function's --------------------------------------------
+defaults=/sys/kernel/debug/irdma_sim/defaults
+if [ ! -w "$defaults/device_id" ]; then
+	t_fail "$P/part-id" "the model has no $defaults/device_id"
+elif echo 0x159b >"$defaults/device_id" &&
+	t_check "$P/part-id-add" t_in "$T_NS_A" rdma link add irdma0 type irdma_sim netdev "$T_IF_A"; then
+	echo 0x1592 >"$defaults/device_id"
+	got=$(timeout 10 ibv_devinfo -v -d irdma0 2>&1 |
+		sed -n 's/^[[:space:]]*vendor_part_id:[[:space:]]*//p')
+	if [ "$got" = $((0x159b)) ]; then
+		t_pass "$P/part-id"
+	else
+		t_fail "$P/part-id" "with the model's device_id 0x159b: vendor_part_id '$got', want $((0x159b))"
+	fi
+	rdma link delete irdma0
+fi
+echo 0x1592 >"$defaults/device_id" 2>/dev/null
 
 # --- max_qp is bounded by the Read Response space ---------------------------
 # each QP needs Q1 room for its full IRD; the model's Q1 serves 8192 QPs, so
