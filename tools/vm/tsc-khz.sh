@@ -3,7 +3,8 @@
 #
 # Print the host's TSC rate in kHz (tools/vm/tsc-khz.c, built once into
 # $CACHE/vm), or nothing when it cannot be measured (not x86, no compiler):
-# the guest then calibrates on its own.
+# the guest then calibrates on its own.  The rate is fixed for a host's
+# boot: it is measured once per boot and kept beside the program.
 #
 #   tsc-khz.sh
 set -uo pipefail
@@ -20,4 +21,11 @@ if [ ! -x "$bin" ]; then
 		exit 0
 	fi
 fi
-"$bin" 2>/dev/null || true
+boot=$(cat /proc/sys/kernel/random/boot_id 2>/dev/null)
+saved=$bin.${boot:-none}
+if [ ! -s "$saved" ]; then
+	khz=$("$bin" 2>/dev/null) || exit 0
+	rm -f "$bin".*-*-*-*-*
+	echo "$khz" >"$saved.tmp.$$" && mv "$saved.tmp.$$" "$saved"
+fi
+cat "$saved" 2>/dev/null || true
