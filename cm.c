@@ -4217,7 +4217,8 @@ static void irdma_cm_disconn_true(struct irdma_qp *iwqp)
 		if (!irdma_qp_cm(iwqp)->close_armed) {
 			cm_core->ops->qp_close(iwqp);
 			irdma_qp_cm(iwqp)->close_armed = true;
-			irdma_cm_arm_state_timer(cm_node, cm_core->tun.time_wait);
+			irdma_cm_arm_state_timer(cm_node,
+						 cm_core->tun.close_timeout);
 		}
 		return;
 	}
@@ -4225,7 +4226,8 @@ static void irdma_cm_disconn_true(struct irdma_qp *iwqp)
 		cm_node->disconnect_reported = true;	/* the ULP asked */
 		if (!irdma_qp_cm(iwqp)->close_armed) {
 			irdma_qp_cm(iwqp)->close_armed = true;
-			irdma_cm_arm_state_timer(cm_node, cm_core->tun.time_wait);
+			irdma_cm_arm_state_timer(cm_node,
+						 cm_core->tun.close_timeout);
 		}
 		return;
 	}
@@ -6639,6 +6641,7 @@ int irdma_setup_cm_core(struct irdma_cm_core *cm_core,
 	cm_core->tun.rexmit_max_timeout = 12 * HZ;
 	cm_core->tun.max_rexmits = 32;
 	cm_core->tun.time_wait = HZ / 10;
+	cm_core->tun.close_timeout = 2 * HZ;
 	cm_core->tun.rts_timeout = 12 * HZ;
 	cm_core->tun.term_wait = HZ;
 	cm_core->tun.fin_wait2_timeout = 60 * HZ;

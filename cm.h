@@ -743,7 +743,11 @@ struct irdma_cm_net_ops {
  * @orphan_retries: retransmissions of the FIN (or MPA reject and FIN) of a
  *	node no ULP is attached to any more (8, what Linux's
  *	tcp_orphan_retries of 0 means)
- * @time_wait: TIME_WAIT and close-timer duration (100 ms)
+ * @time_wait: TIME_WAIT of a connection closed before offload (100 ms)
+ * @close_timeout: after an offloaded connection sent its FIN, wait this
+ *	long for the close to complete (the peer's FIN, or the ACK of ours)
+ *	before it is reset (2 s: the peer's FIN often waits for its ULP, and
+ *	a lost FIN is retransmitted after an RTO of 200 ms or more)
  * @rts_timeout: wait for the RTS AE after offload (12 s)
  * @term_wait: after our TERMINATE, wait this long for the peer to close
  *	before the connection is reset (1 s)
@@ -776,6 +780,7 @@ struct irdma_cm_tunables {
 	unsigned long rexmit_max_timeout;
 	unsigned int max_rexmits;
 	unsigned long time_wait;
+	unsigned long close_timeout;
 	unsigned long rts_timeout;
 	unsigned long term_wait;
 	unsigned long fin_wait2_timeout;

@@ -755,6 +755,7 @@ static int irdma_cm_test_init(struct kunit *test)
 		d->iwdev->cm_core.tun.synack_retries = 5;
 		d->iwdev->cm_core.tun.orphan_retries = 5;
 		d->iwdev->cm_core.tun.time_wait = msecs_to_jiffies(30);
+		d->iwdev->cm_core.tun.close_timeout = msecs_to_jiffies(30);
 		d->iwdev->cm_core.tun.rts_timeout = msecs_to_jiffies(100);
 		d->iwdev->cm_core.tun.fin_wait2_timeout = msecs_to_jiffies(100);
 		/*
@@ -3995,6 +3996,27 @@ static void irdma_test_close_timer_forces_close(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, irdma_t_core(0)->node_cnt, 0u);
 }
 
+static void irdma_test_close_waits_for_late_fin(struct kunit *test)
+{
+	struct irdma_test_cmid *l = irdma_t_listen(test, true, NULL, 4);
+	struct irdma_test_cmid *a = irdma_t_cmid(test, 0);
+	struct irdma_qp *qp;
+
+	irdma_t_core(0)->tun.close_timeout = msecs_to_jiffies(1000);
+	irdma_t_establish(test, l, a);
+	qp = &irdma_t_tqp(0, 0)->qp;
+	/* our FIN; the peer's comes well after TIME_WAIT's length */
+	irdma_cm_disconn(qp, 0, IRDMA_TCPS_FIN_WAIT_1);
+	irdma_t_run(200);
+	KUNIT_EXPECT_EQ(test, a->nev, 1);
+	irdma_cm_disconn(qp, IRDMA_AE_LLP_CLOSE_COMPLETE, IRDMA_TCPS_CLOSED);
+	irdma_t_flush();
+	KUNIT_ASSERT_EQ(test, a->nev, 2);
+	KUNIT_EXPECT_EQ(test, a->ev[1].type, IW_CM_EVENT_CLOSE);
+	KUNIT_EXPECT_EQ(test, a->ev[1].status, 0);
+	KUNIT_EXPECT_EQ(test, irdma_t_tqp(0, 0)->resets, 0);
+}
+
 static void irdma_test_terminate_ae_closes(struct kunit *test)
 {
 	struct irdma_test_cmid *l = irdma_t_listen(test, true, NULL, 4);
@@ -5367,6 +5389,7 @@ static struct kunit_case irdma_cm_conn_cases[] = {
 	KUNIT_CASE(irdma_test_disconnect_graceful),
 	KUNIT_CASE(irdma_test_disconnect_reset_ae),
 	KUNIT_CASE(irdma_test_close_timer_forces_close),
+	KUNIT_CASE(irdma_test_close_waits_for_late_fin),
 	KUNIT_CASE(irdma_test_terminate_ae_closes),
 	KUNIT_CASE(irdma_test_error_ae_terminates),
 	KUNIT_CASE(irdma_test_terminate_wait_expires),
