@@ -23,6 +23,10 @@
  *                     the kernel had no memory: the connection is reset
  *   device_id         the PCI device ID the function presents (default
  *                     0x1592, an E810-C for QSFP; read at "rdma link add")
+ *   reset_on_request  when the driver asks for a function reset, the
+ *                     function resets ("pfr" below), as ice does it; off
+ *                     (the default), requests are only counted (stats:
+ *                     reset_requests)
  * State (read-only): info, regs, cqp (per-opcode counts and average
  * execution time; how long the worker took to start after a doorbell that
  * found it idle), hmc, queues, objects, irq, stats, net (the data path:
@@ -36,6 +40,12 @@
  * "CODE [COUNT]" and posts COUNT (default 1) AEs of the function with that
  * code in one go, past the AEQ's room if asked: the AEQ overflows
  * (irdma_sim_aeq_raise()).
+ * Reset (write-only): reset takes "pfr" (ice's PF reset: the driver lets
+ * go of a working function, whose state is then lost) or "lost" (the state
+ * is lost first; the driver lets go of a function that no longer
+ * answers); then a new function comes up on the same netdev under the same
+ * RDMA device name, with the "defaults" knobs and a directory of its own
+ * (irdma_sim_reset()).
  *
  * /sys/kernel/debug/irdma_sim/defaults/ holds the same knobs; a new
  * instance starts with their values, which is how a test injects a fault
@@ -101,6 +111,7 @@ static void irdma_sim_knobs_files(struct dentry *d, struct irdma_sim_knobs *k)
 	debugfs_create_x16("fail_major", 0600, d, &k->fail_major);
 	debugfs_create_x16("fail_minor", 0600, d, &k->fail_minor);
 	debugfs_create_x16("device_id", 0600, d, &k->device_id);
+	debugfs_create_bool("reset_on_request", 0600, d, &k->reset_on_request);
 }
 
 /**
@@ -564,6 +575,50 @@ static const struct file_operations irdma_sim_raise_ae_fops = {
 };
 
 /**
+ * irdma_sim_reset_write() - write of "reset": "pfr" or "lost"
+ * @file: the file
+ * @buf: user buffer
+ * @count: its length
+ * @ppos: position (ignored)
+ *
+ * Queues a function reset (irdma_sim_reset_request()): "pfr" as ice's PF
+ * reset, "lost" with the function's state gone before the driver is
+ * told.  The reset runs after the write returns; the instance's debugfs
+ * directory goes with it, and the new function gets a directory of its
+ * own.
+ *
+ * Return: @count, or a negative errno (-EBUSY: being created, deleted or
+ * reset already).
+ */
+static ssize_t irdma_sim_reset_write(struct file *file, const char __user *buf,
+				     size_t count, loff_t *ppos)
+{
+	struct irdma_sim *sim = file->private_data;
+	char kbuf[8];
+	int ret;
+
+	if (count >= sizeof(kbuf))
+		return -EINVAL;
+	if (copy_from_user(kbuf, buf, count))
+		return -EFAULT;
+	kbuf[count] = 0;
+	if (sysfs_streq(kbuf, "pfr"))
+		ret = irdma_sim_reset_request(sim, false);
+	else if (sysfs_streq(kbuf, "lost"))
+		ret = irdma_sim_reset_request(sim, true);
+	else
+		ret = -EINVAL;
+	return ret ? ret : count;
+}
+
+static const struct file_operations irdma_sim_reset_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = irdma_sim_reset_write,
+	.llseek = noop_llseek,
+};
+
+/**
  * irdma_sim_debugfs_add() - create the instance's debugfs directory
  * @sim: instance with its netdev and vectors set
  */
@@ -588,6 +643,7 @@ void irdma_sim_debugfs_add(struct irdma_sim *sim)
 				   &irdma_sim_gstat_advance_fops);
 	debugfs_create_file("crit_err", 0200, d, sim, &irdma_sim_crit_err_fops);
 	debugfs_create_file("raise_ae", 0200, d, sim, &irdma_sim_raise_ae_fops);
+	debugfs_create_file("reset", 0200, d, sim, &irdma_sim_reset_fops);
 }
 
 /**

@@ -111,9 +111,39 @@ static void irdma_sim_request_del(struct irdma_sim *sim)
 		sim->state = IRDMA_SIM_DEL_QUEUED;
 		schedule_work(&irdma_sim_del_work);
 		break;
+	case IRDMA_SIM_RESET_QUEUED:
+		sim->state = IRDMA_SIM_DEL_QUEUED;
+		break;
 	case IRDMA_SIM_DEL_QUEUED:
 		break;
 	}
+}
+
+/**
+ * irdma_sim_reset_request() - queue a function reset of an instance
+ * @sim: instance (its debugfs file is open, so it is not freed)
+ * @lost: the function's state is gone before the driver hears of the
+ *	reset (a reset the adapter or another function began): the model
+ *	stops first, and the driver lets go of a function that no longer
+ *	answers.  Otherwise the function keeps working until the driver has
+ *	let go of it, as in ice's own PF reset.
+ *
+ * Return: 0, or -EBUSY when the instance is being created, deleted or
+ * reset already.
+ */
+int irdma_sim_reset_request(struct irdma_sim *sim, bool lost)
+{
+	int ret = -EBUSY;
+
+	mutex_lock(&irdma_sim_list_lock);
+	if (sim->state == IRDMA_SIM_LIVE) {
+		sim->state = IRDMA_SIM_RESET_QUEUED;
+		sim->reset_lost = lost;
+		schedule_work(&irdma_sim_del_work);
+		ret = 0;
+	}
+	mutex_unlock(&irdma_sim_list_lock);
+	return ret;
 }
 
 /**
@@ -132,6 +162,7 @@ static void irdma_sim_stop(struct irdma_sim *sim)
 	spin_lock_irqsave(&sim->lock, flags);
 	sim->dead = true;
 	spin_unlock_irqrestore(&sim->lock, flags);
+	cancel_work_sync(&sim->reset_work);
 	drain_workqueue(sim->wq);
 	irdma_sim_irq_sync(sim);
 	rtnl_lock();
@@ -177,12 +208,56 @@ static void irdma_sim_destroy(struct irdma_sim *sim)
 	irdma_sim_free(sim);
 }
 
+static int irdma_sim_create(const char *name, struct net_device *ndev);
+static int irdma_sim_check_new(const char *name, struct net_device *ndev);
+
 /**
- * irdma_sim_reap() - delete every instance whose deletion is queued
+ * irdma_sim_reset() - a function reset: the device goes, and a new one comes
+ * @sim: instance, already removed from the list
+ *
+ * As ice does it: the auxiliary device is deleted (the driver's remove
+ * runs, and ib_core disassociates every open context), the function's
+ * state is lost, and a new auxiliary device is added for the same netdev,
+ * under the same ib_device name.  The new function starts from the
+ * "defaults" knobs, as after "rdma link add".  With @sim->reset_lost the
+ * model stops before the driver is told, so no command completes and no
+ * frame moves while the driver lets go.
+ */
+static void irdma_sim_reset(struct irdma_sim *sim)
+{
+	struct net_device *ndev = sim->netdev;
+	char name[IB_DEVICE_NAME_MAX];
+	netdevice_tracker tracker;
+	int err;
+
+	lockdep_assert_held(&irdma_sim_link_lock);
+
+	strscpy(name, sim->ibdev_name, sizeof(name));
+	dev_info(&sim->dev, "function reset of %s%s\n", name,
+		 sim->reset_lost ? ", its state lost first" : "");
+	if (sim->reset_lost)
+		irdma_sim_stop(sim);
+	netdev_hold(ndev, &tracker, GFP_KERNEL);
+	irdma_sim_destroy(sim);
+
+	err = READ_ONCE(ndev->reg_state) == NETREG_REGISTERED ? 0 : -ENODEV;
+	if (!err)
+		err = irdma_sim_check_new(name, ndev);
+	if (!err)
+		err = irdma_sim_create(name, ndev);
+	if (err)
+		pr_err("%s: %s did not come back after its reset: %d\n",
+		       IRDMA_SIM_MODNAME, name, err);
+	netdev_put(ndev, &tracker);
+}
+
+/**
+ * irdma_sim_reap() - delete or reset every instance whose turn is queued
  */
 static void irdma_sim_reap(void)
 {
 	struct irdma_sim *sim, *iter;
+	bool reset;
 
 	lockdep_assert_held(&irdma_sim_link_lock);
 
@@ -190,8 +265,10 @@ static void irdma_sim_reap(void)
 		sim = NULL;
 		mutex_lock(&irdma_sim_list_lock);
 		list_for_each_entry(iter, &irdma_sim_list, list) {
-			if (iter->state == IRDMA_SIM_DEL_QUEUED) {
+			if (iter->state == IRDMA_SIM_DEL_QUEUED ||
+			    iter->state == IRDMA_SIM_RESET_QUEUED) {
 				sim = iter;
+				reset = sim->state == IRDMA_SIM_RESET_QUEUED;
 				list_del(&sim->list);
 				break;
 			}
@@ -199,7 +276,10 @@ static void irdma_sim_reap(void)
 		mutex_unlock(&irdma_sim_list_lock);
 		if (!sim)
 			break;
-		irdma_sim_destroy(sim);
+		if (reset)
+			irdma_sim_reset(sim);
+		else
+			irdma_sim_destroy(sim);
 	}
 }
 
@@ -386,6 +466,7 @@ static int irdma_sim_create(const char *name, struct net_device *ndev)
 	INIT_WORK(&sim->cqp_work, irdma_sim_cqp_work);
 	INIT_LIST_HEAD(&sim->uda_tx);
 	INIT_WORK(&sim->uda_work, irdma_sim_uda_work);
+	INIT_WORK(&sim->reset_work, irdma_sim_reset_work);
 	irdma_sim_knobs_init(&sim->knobs);
 	irdma_sim_regs_init(sim);
 

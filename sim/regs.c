@@ -220,21 +220,43 @@ out:
 }
 
 /**
- * irdma_sim_request_reset() - irdma_sim.h request_reset: counted
+ * irdma_sim_request_reset() - irdma_sim.h request_reset: counted, and
+ * performed when the reset_on_request knob is set
  * @sadev: device the driver was probed with
  *
+ * As ice, the reset itself runs later, from a work item.
+ *
+ * Context: any.
  * Return: 0.
  */
 static int irdma_sim_request_reset(struct irdma_sim_adev *sadev)
 {
 	struct irdma_sim *sim = irdma_sim_from_sadev(sadev);
 	unsigned long flags;
+	bool reset;
 
 	spin_lock_irqsave(&sim->lock, flags);
 	sim->stats.reset_requests++;
+	reset = sim->knobs.reset_on_request && !sim->dead;
+	if (reset)
+		queue_work(system_wq, &sim->reset_work);
 	spin_unlock_irqrestore(&sim->lock, flags);
-	dev_info(&sim->dev, "the driver asks for a function reset\n");
+	dev_info(&sim->dev, "the driver asks for a function reset%s\n",
+		 reset ? ": the function resets" : "");
 	return 0;
+}
+
+/**
+ * irdma_sim_reset_work() - the reset the driver asked for
+ * @work: the instance's reset_work
+ */
+void irdma_sim_reset_work(struct work_struct *work)
+{
+	struct irdma_sim *sim = container_of(work, struct irdma_sim,
+					     reset_work);
+
+	if (irdma_sim_reset_request(sim, false))
+		dev_info(&sim->dev, "no reset: the function is going already\n");
 }
 
 const struct irdma_sim_ops irdma_sim_reg_ops = {

@@ -674,6 +674,8 @@ struct irdma_sim_irq {
  * @stall_cqp: the control QP takes no more commands (a hung adapter)
  * @device_id: the PCI device ID the function presents (set in "defaults"
  *	before "rdma link add": E810s come with several)
+ * @reset_on_request: the driver's reset requests reset the function, as
+ *	ice does (irdma_sim_reset()); off, they are only counted
  */
 struct irdma_sim_knobs {
 	bool fw_not_ready;
@@ -687,6 +689,7 @@ struct irdma_sim_knobs {
 	u16 fail_major;
 	u16 fail_minor;
 	u16 device_id;
+	bool reset_on_request;
 };
 
 /**
@@ -903,13 +906,16 @@ struct irdma_sim_tx {
  * @IRDMA_SIM_CREATING: rdma link add in progress
  * @IRDMA_SIM_LIVE: created, driver bound
  * @IRDMA_SIM_DEL_QUEUED: deletion requested, queued to the deletion work
+ * @IRDMA_SIM_RESET_QUEUED: a function reset requested, queued to the same
+ *	work (a deletion requested meanwhile wins)
  *
- * An instance being deleted is no longer on the list.
+ * An instance being deleted or reset is no longer on the list.
  */
 enum irdma_sim_state {
 	IRDMA_SIM_CREATING,
 	IRDMA_SIM_LIVE,
 	IRDMA_SIM_DEL_QUEUED,
+	IRDMA_SIM_RESET_QUEUED,
 };
 
 /* the kinds of an engine's buffers (irdma_sim_iw_get_bufs()) */
@@ -947,6 +953,8 @@ struct irdma_sim_iw_cache {
  * @list: link in the instance list
  * @state: life cycle (irdma_sim_list_lock)
  * @del_pending: deletion requested while still being created
+ * @reset_lost: the queued reset loses the function's state before the
+ *	driver lets go of it (irdma_sim_reset_request())
  * @lock: protects the hardware state, see the top of this file
  * @dead: processing stopped for good (lock)
  * @gen: CQP generation, bumped when the CQP is destroyed (lock)
@@ -975,6 +983,8 @@ struct irdma_sim_iw_cache {
  * @cqp_work: processes the CQP SQ
  * @uda_tx: UDA QPs whose SQ doorbell waits to be served (lock)
  * @uda_work: transmits the send WQEs of the QPs on @uda_tx
+ * @reset_work: queues the function reset the driver asked for, when the
+ *	reset_on_request knob says the model performs it
  * @ip_id: next IPv4 identification of a transmitted frame (lock)
  * @iw_wq: the iWARP engines' workqueue (qp.c)
  * @iw_list: engines of iWARP QPs (lock)
@@ -1003,6 +1013,7 @@ struct irdma_sim {
 	struct list_head list;
 	enum irdma_sim_state state;
 	bool del_pending;
+	bool reset_lost;
 
 	/* hardware state: registers, interrupts, rings, object liveness */
 	spinlock_t lock;
@@ -1035,6 +1046,7 @@ struct irdma_sim {
 	struct work_struct cqp_work;
 	struct list_head uda_tx;
 	struct work_struct uda_work;
+	struct work_struct reset_work;
 	u16 ip_id;
 	struct workqueue_struct *iw_wq;
 	struct list_head iw_list;
@@ -1305,6 +1317,8 @@ void irdma_sim_net_xmit(struct irdma_sim *sim, struct sk_buff *skb,
 void irdma_sim_debugfs_init(void);
 void irdma_sim_debugfs_exit(void);
 void irdma_sim_knobs_init(struct irdma_sim_knobs *k);
+int irdma_sim_reset_request(struct irdma_sim *sim, bool lost);
+void irdma_sim_reset_work(struct work_struct *work);
 void irdma_sim_debugfs_add(struct irdma_sim *sim);
 void irdma_sim_debugfs_del(struct irdma_sim *sim);
 
