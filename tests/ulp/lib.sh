@@ -66,6 +66,27 @@ rdma_down() {
 	esac
 }
 
+# rdma_reset KIND: a function reset of irdma0 (the model's debugfs
+# "reset", KIND pfr or lost, as ice makes one); true once the new irdma0
+# is up with its port active, within 90 s
+rdma_reset() {
+	local f n i
+	[ "$stack" = irdma ] || return 1
+	f=$(grep -l '^ibdev: irdma0$' /sys/kernel/debug/irdma_sim/irdma_sim*/info 2>/dev/null | head -n 1)
+	[ -n "$f" ] || return 1
+	n=$(dmesg | grep -c 'irdma0 on peer0, ')
+	echo "$1" >"${f%/info}/reset" || return 1
+	for i in $(seq 900); do
+		if [ "$(dmesg | grep -c 'irdma0 on peer0, ')" -gt "$n" ] &&
+			ibv_devinfo -d irdma0 2>/dev/null | grep -q PORT_ACTIVE; then
+			log "irdma0 back after its reset ($1) in $((i / 10)) s"
+			return 0
+		fi
+		sleep 0.1
+	done
+	return 1
+}
+
 # serve the client's commands, one a connection: a line in, "ok"/"err" out;
 # an action that takes over 50 s (the client gives up at 60) is left
 # running, answered "err", and the blocked tasks' stacks go to the kernel

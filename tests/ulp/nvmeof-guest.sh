@@ -10,10 +10,12 @@
 #   nvmeof-guest.sh client STACK MB N  nvme-rdma on STACK's device: fio with
 #                                    crc32c verify over MB MiB, N disconnect
 #                                    and reconnect cycles, the target's port
-#                                    removed mid-I/O and restored, the
-#                                    target's device deleted and its modules
-#                                    unloaded while connected, then a clean
-#                                    reconnect
+#                                    removed mid-I/O and restored, an
+#                                    irdma target's and an irdma host's
+#                                    function reset (the model's debugfs
+#                                    reset), the target's device deleted and
+#                                    its modules unloaded while connected,
+#                                    then a clean reconnect
 #
 # STACK is irdma (irdma_sim + irdma) or siw.  Prints PASS:/FAIL:/SKIP:
 # lines named nvmeof/<pair>/<what>; "# " lines are diagnostics; the last
@@ -80,6 +82,13 @@ target_main() {
 	# shellcheck disable=SC2317
 	ctl_link_add() {
 		rdma_up && { port_remove 2>/dev/null; port_add; }
+	}
+	# the target's RDMA function is reset (ice's PF reset): nvmet loses
+	# its queues and its listener with the old device, and listens again
+	# when the port is set up anew
+	# shellcheck disable=SC2317
+	ctl_reset_function() {
+		rdma_reset pfr && { port_remove 2>/dev/null; port_add; }
 	}
 	# the actions run in a child bash
 	export CFG NQN
@@ -155,6 +164,84 @@ run_fio() {
 	fi
 }
 
+# port_loss: the target's port goes for 3 s
+port_loss() {
+	ctl remove-port || return 1
+	sleep 3
+	ctl add-port
+}
+
+# io_across NAME CMD: a verified time-based write job, and CMD (which must
+# succeed) once it runs; the job must end well
+io_across() {
+	local name=$1 cmd=$2 dev w0 i fpid
+	dev=$(nvme_dev)
+	w0=$(blk_writes)
+	timeout 300 fio --name="$name" --filename="$dev" --ioengine=libaio \
+		--direct=1 --rw=randwrite --bs=4k --iodepth=8 --size=16M \
+		--time_based --runtime=20 --verify=crc32c --verify_fatal=1 \
+		--verify_backlog=256 >"/tmp/$name.out" 2>&1 &
+	fpid=$!
+	for i in $(seq 100); do
+		[ "$(blk_writes)" -gt $((w0 + 64)) ] && break
+		sleep 0.2
+	done
+	if [ "$i" -lt 100 ]; then
+		pass "$name-io-started"
+	else
+		fail "$name-io-started" "no write reached the device in 20 s"
+	fi
+	if $cmd; then
+		pass "$name"
+	else
+		fail "$name" "'$cmd' failed"
+	fi
+	if wait "$fpid"; then
+		pass "$name-io-resumes"
+	else
+		tail -15 "/tmp/$name.out" | sed "s|^|# $P: |"
+		fail "$name-io-resumes" "fio failed across $name"
+	fi
+}
+
+# host_reset: this host's function is reset with a controller on it; its
+# I/O ends (an error, not a hang), the controller goes, and a connection
+# over the new device carries verified I/O
+host_reset() {
+	local dev rc=0 i
+	dev=$(nvme_dev)
+	timeout 120 dd if="$dev" of=/dev/null bs=4k count=262144 iflag=direct \
+		>/dev/null 2>&1 &
+	local dpid=$!
+	if rdma_reset pfr; then
+		pass host-reset
+	else
+		fail host-reset "irdma0 did not come back after its reset"
+	fi
+	wait "$dpid" || rc=$?
+	if [ "$rc" -lt 124 ]; then
+		pass host-reset-io-ends
+	else
+		fail host-reset-io-ends "a read on the reset device hung for 120 s"
+	fi
+	for i in $(seq 300); do
+		nvme_dev >/dev/null || break
+		sleep 0.1
+	done
+	if nvme_dev >/dev/null; then
+		fail host-reset-ctrl-gone "the controller on the old device is still there after 30 s"
+		nvme disconnect -n "$NQN" >/dev/null 2>&1
+	else
+		pass host-reset-ctrl-gone
+	fi
+	if connect; then
+		pass host-reset-reconnect
+		run_fio after-host-reset --rw=randrw --bs=4k --iodepth=8 --size=8M
+	else
+		fail host-reset-reconnect "no connection over the new device"
+	fi
+}
+
 host_main() {
 	local mb=$1 cycles=$2 i ok dev
 	if ! rdma_up || ! modprobe nvme-rdma; then
@@ -196,36 +283,19 @@ host_main() {
 	# written is read back and checked as the run goes (verify_backlog:
 	# a time-based write job never reaches fio's verify phase)
 	if nvme_dev >/dev/null; then
-		local dev w0 i
-		dev=$(nvme_dev)
-		w0=$(blk_writes)
-		timeout 300 fio --name=portloss --filename="$dev" --ioengine=libaio \
-			--direct=1 --rw=randwrite --bs=4k --iodepth=8 --size=16M \
-			--time_based --runtime=20 --verify=crc32c --verify_fatal=1 \
-			--verify_backlog=256 >/tmp/portloss.out 2>&1 &
-		local fpid=$!
-		# the port goes only once the I/O runs
-		for i in $(seq 100); do
-			[ "$(blk_writes)" -gt $((w0 + 64)) ] && break
-			sleep 0.2
-		done
-		if [ "$i" -lt 100 ]; then
-			pass port-loss-io-started
-		else
-			fail port-loss-io-started "no write reached the device in 20 s"
-		fi
-		if ctl remove-port; then
-			sleep 3
-			ctl add-port || fail port-restore "cannot restore the port"
-		else
-			fail port-remove "cannot remove the port"
-		fi
-		if wait "$fpid"; then
-			pass port-loss-io-resumes
-		else
-			tail -15 /tmp/portloss.out | sed "s|^|# $P: |"
-			fail port-loss-io-resumes "fio failed across the port loss"
-		fi
+		io_across port-loss port_loss
+	fi
+	# the target's RDMA function is reset under I/O: the host's queues
+	# fail, it reconnects once the target listens again, and the I/O
+	# goes on, verified
+	if [ "${pair%%-*}" = irdma ] && nvme_dev >/dev/null; then
+		io_across target-reset "ctl reset-function"
+	fi
+	# this host's own RDMA function is reset: nvme-rdma deletes the
+	# controller on the device that went (I/O fails, nothing hangs), and
+	# a new connection over the new device works
+	if [ "$stack" = irdma ] && nvme_dev >/dev/null; then
+		host_reset
 	fi
 
 	# the target's device and modules go while we are connected
