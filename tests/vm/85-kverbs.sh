@@ -60,6 +60,23 @@ t_defer rdma link delete irdma0
 t_check "$P/link-add-siw" ip netns exec kb rdma link add siw0 type siw netdev kvb
 t_defer ip netns exec kb rdma link delete siw0
 
+# the driver's events (AEs, CM states and events, QP states) of each run,
+# shown when it fails
+TR=/sys/kernel/tracing
+kv_trace_start() {
+	[ -d "$TR/events/irdma" ] || return 0
+	echo 0 >"$TR/tracing_on"
+	echo >"$TR/trace"
+	echo 1 >"$TR/events/irdma/enable"
+	echo 1 >"$TR/tracing_on"
+}
+kv_trace_show() {
+	[ -d "$TR/events/irdma" ] || return 0
+	t_log "the driver's last events (tracefs):"
+	grep -v '^#' "$TR/trace" | grep -v irdma_cqp_cmd | tail -n 40 | t_indent
+}
+t_defer eval "[ ! -d $TR/events/irdma ] || echo 0 >$TR/events/irdma/enable"
+
 # kv NAME ADDR PORT SERVER_PID CLIENT_PID [NS]: one run of the test module,
 # loaded from netns NS: siw opens its sockets in the namespace of the
 # process calling it (the loader), not in that of the rdma_cm id
@@ -68,6 +85,7 @@ kv() {
 	local run=()
 	[ -z "${6:-}" ] || run=(ip netns exec "$6")
 	t_dmesg_mark "$name"
+	kv_trace_start
 	# shellcheck disable=SC2086 # KV_EXTRA: more module parameters, split
 	out=$(timeout 120 "${run[@]}" insmod "$KMOD" addr="$2" port="$3" server_pid="$4" client_pid="$5" ${KV_EXTRA:-} 2>&1) || rc=$?
 	rmmod irdma_kverbs_test 2>/dev/null
@@ -77,6 +95,7 @@ kv() {
 	else
 		t_dmesg_since | grep -F 'irdma_kverbs_test' | t_indent
 		t_iw_diag
+		kv_trace_show
 		t_fail "$name" "insmod exited $rc: $out"
 	fi
 }
