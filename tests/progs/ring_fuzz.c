@@ -143,9 +143,14 @@ int ibv_cmd_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
 		last.rq_wqes = req[2] * (PAGE / QUANTUM);
 		last.shadow = (uint64_t *)((char *)addr +
 					   (req[3] + req[2]) * PAGE);
-	} else if (req[0] == 2) {	/* a CQ's ring, then its shadow area */
+	} else if (req[0] == 2 && length < PAGE) {
+		/* a CQ's shadow area, registered on its own (CQ_RESIZE) */
+		last.cq_shadow = addr;
+	} else if (req[0] == 2) {
+		/* a CQ's ring, and after it the shadow area without CQ_RESIZE */
 		last.cq = addr;
-		last.cq_shadow = (uint64_t *)((char *)addr + req[1] * PAGE);
+		if (length > (size_t)req[1] * PAGE)
+			last.cq_shadow = (uint64_t *)((char *)addr + req[1] * PAGE);
 	}
 	return real(pd, addr, length, hca_va, access, vmr, cmd, cmd_size,
 		    resp, resp_size);
