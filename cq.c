@@ -141,6 +141,7 @@ static void irdma_cq_release(struct irdma_cq *cq, struct irdma_pci_f *rf,
 {
 	if (cq->k) {
 		irdma_dma_free(rf, &cq->k->ring.mem);
+		irdma_dma_free(rf, &cq->k->old.mem);
 		kfree(cq->k);
 		cq->k = NULL;
 	} else if (ucontext) {
@@ -169,6 +170,25 @@ u32 irdma_cq_max_cqe(void)
 }
 
 /**
+ * irdma_cq_ring_size() - the ring a consumer's CQ size asks for
+ * @entries: what the consumer asked for
+ * @user: a user CQ (libirdma sends the final ring size)
+ *
+ * Return: the ring size in CQEs, or 0 when @entries is out of range.
+ */
+static u32 irdma_cq_ring_size(int entries, bool user)
+{
+	u32 size;
+
+	if (entries < 1 ||
+	    entries > (user ? IRDMA_GEN2_MAX_CQ_SIZE : irdma_cq_max_cqe()))
+		return 0;
+	/* a kernel ring leaves room for extended CQEs, as libirdma does */
+	size = user ? max_t(u32, entries, IRDMA_MIN_CQ_SIZE) : (entries + 1) * 2;
+	return size > IRDMA_GEN2_MAX_CQ_SIZE ? 0 : size;
+}
+
+/**
  * irdma_create_cq() - create a completion queue
  * @ibcq: the CQ to initialise
  * @attr: size and completion vector
@@ -193,8 +213,9 @@ int irdma_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 
 	if (attr->flags & ~IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION)
 		return -EOPNOTSUPP;
-	if (attr->cqe < 1 ||
-	    attr->cqe > (udata ? IRDMA_GEN2_MAX_CQ_SIZE : irdma_cq_max_cqe()))
+	mutex_init(&cq->resize_lock);
+	cq->size = irdma_cq_ring_size(attr->cqe, udata);
+	if (!cq->size)
 		return -EINVAL;
 	if (udata) {
 		if (udata->inlen < sizeof(req))
@@ -202,14 +223,7 @@ int irdma_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		ret = ib_copy_from_udata(&req, udata, sizeof(req));
 		if (ret)
 			return ret;
-		/* libirdma sends the final ring size */
-		cq->size = max_t(u32, attr->cqe, IRDMA_MIN_CQ_SIZE);
-	} else {
-		/* room for extended CQEs, as libirdma leaves */
-		cq->size = (attr->cqe + 1) * 2;
 	}
-	if (cq->size > IRDMA_GEN2_MAX_CQ_SIZE)
-		return -EINVAL;
 	ucontext = rdma_udata_to_drv_context(udata, struct irdma_ucontext,
 					     ibucontext);
 	cq->ceq_id = attr->comp_vector % rf->num_ceqs;
@@ -279,6 +293,8 @@ static void irdma_cq_leak(struct irdma_cq *cq, struct irdma_pci_f *rf,
 	synchronize_irq(rf->vectors[0].irq);
 	if (cq->k) {
 		irdma_dma_leak(rf, &cq->k->ring.mem, err);
+		/* the ring before a resize is no longer the adapter's */
+		irdma_dma_free(rf, &cq->k->old.mem);
 		kfree(cq->k);
 		cq->k = NULL;
 		return;
@@ -395,4 +411,206 @@ void irdma_cq_async_event(struct irdma_pci_f *rf, u32 cq_id)
 	ev.device = ibcq->device;
 	ev.element.cq = ibcq;
 	ibcq->event_handler(&ev, ibcq->cq_context);
+}
+
+/**
+ * irdma_cq_resize_user() - move a user CQ to the ring libirdma registered
+ * @cq: the CQ
+ * @size: the new ring size in CQEs
+ * @ucontext: its context
+ * @udata: struct irdma_resize_cq_req (the new ring's address)
+ *
+ * libirdma polls the old ring until it is empty, then the new one from
+ * index 0; the old registration goes back on the context's list for its
+ * DEREG_MR.  The shadow area stays: a CQ whose shadow area lives in its
+ * ring's registration (a provider without the CQ_RESIZE feature) cannot
+ * be resized.
+ *
+ * Return: 0 or a negative errno.
+ */
+static int irdma_cq_resize_user(struct irdma_cq *cq, u32 size,
+				struct irdma_ucontext *ucontext,
+				struct ib_udata *udata)
+{
+	struct irdma_pci_f *rf = ucontext->iwdev->rf;
+	struct irdma_resize_cq_req req = {};
+	struct irdma_cq_params p;
+	struct irdma_ubuf *ring;
+	struct irdma_pbl pbl;
+	int ret;
+
+	if (!cq->shadow_buf)
+		return -EOPNOTSUPP;
+	if (udata->inlen < sizeof(req))
+		return -EINVAL;
+	ret = ib_copy_from_udata(&req, udata, sizeof(req));
+	if (ret)
+		return ret;
+	ring = irdma_ubuf_take(ucontext, req.user_cq_buffer,
+			       IRDMA_MEMREG_TYPE_CQ);
+	if (!ring)
+		return -EINVAL;
+	ret = -EINVAL;
+	if ((u64)size * sizeof(struct irdma_cqe) >
+	    (u64)ring->cq_pages * PAGE_SIZE)
+		goto err_put;
+	ret = irdma_pbl_from_umem(rf, ring->umem, PAGE_SIZE, 0, ring->cq_pages,
+				  false, &pbl);
+	if (ret)
+		goto err_put;
+	irdma_cq_params(cq, &p);
+	p.size = size;
+	p.shadow_read_threshold = size >> 2;
+	p.ring_pa = pbl.pa;
+	p.first_pble = pbl.first;
+	p.pbl_level = pbl.level;
+	ret = irdma_cqp_resize_cq(rf, &p);
+	if (ret == -ETIMEDOUT) {
+		/* the adapter may write either ring: both stay pinned */
+		irdma_ubuf_leak(ucontext, ring);
+		return ret;
+	}
+	if (ret) {
+		irdma_pbl_free(rf, &pbl);
+		goto err_put;
+	}
+	irdma_pbl_free(rf, &cq->ring_pbl);
+	irdma_ubuf_put(ucontext, cq->ubuf);
+	cq->ubuf = ring;
+	cq->ring_pbl = pbl;
+	cq->size = size;
+	return 0;
+
+err_put:
+	irdma_ubuf_put(ucontext, ring);
+	return ret;
+}
+
+/**
+ * irdma_cq_arm_word_move() - a new ring's shadow area takes the arm word
+ * @to: the new ring
+ * @from: the current ring
+ *
+ * With SW_CQ_SELECT one higher: the new shadow area's head index (word 0)
+ * is the new ring's from the start, since the old ring's consumer index
+ * is never written there.
+ *
+ * Context: the CQ's kcq->lock held.
+ */
+static void irdma_cq_arm_word_move(struct irdma_cq_ring *to,
+				   const struct irdma_cq_ring *from)
+{
+	u64 arm = le64_to_cpu(READ_ONCE(from->shadow[IRDMA_CQ_SHADOW_ARM]));
+	u64 sel = FIELD_GET(IRDMA_CQ_SHADOW_ARM_SW_CQ_SEL, arm) + 1;
+
+	arm &= ~IRDMA_CQ_SHADOW_ARM_SW_CQ_SEL;
+	arm |= FIELD_PREP(IRDMA_CQ_SHADOW_ARM_SW_CQ_SEL,
+			  sel & FIELD_MAX(IRDMA_CQ_SHADOW_ARM_SW_CQ_SEL));
+	WRITE_ONCE(to->shadow[IRDMA_CQ_SHADOW_ARM], cpu_to_le64(arm));
+	to->arm_seq = from->arm_seq;
+}
+
+/**
+ * irdma_cq_resize_kernel() - move a kernel CQ to a new ring
+ * @cq: the CQ
+ * @size: the new ring size in CQEs
+ * @rf: RDMA function
+ *
+ * The CQEs the adapter wrote before the resize stay in the old ring,
+ * which irdma_poll_cq() empties first; a resize waits for nothing, but a
+ * second one while the first one's ring still holds CQEs is refused.  The
+ * new shadow area starts with the old one's arm word, and an armed CQ is
+ * armed again on the new ring, since the adapter may have read the arm
+ * word before the consumer's last arm reached it.
+ *
+ * Return: 0 or a negative errno (-EBUSY: the last resize's ring still
+ * holds CQEs).
+ */
+static int irdma_cq_resize_kernel(struct irdma_cq *cq, u32 size,
+				  struct irdma_pci_f *rf)
+{
+	struct irdma_kcq *kcq = cq->k;
+	struct irdma_cq_ring ring;
+	struct irdma_cq_params p;
+	unsigned long flags;
+	bool busy;
+	int ret;
+
+	spin_lock_irqsave(&kcq->lock, flags);
+	busy = kcq->old_live;
+	spin_unlock_irqrestore(&kcq->lock, flags);
+	if (busy)
+		return -EBUSY;
+	irdma_dma_free(rf, &kcq->old.mem);
+	ret = irdma_cq_ring_alloc(rf, &ring, cq->id, size);
+	if (ret)
+		return ret;
+	irdma_cq_params(cq, &p);
+	p.size = size;
+	p.shadow_read_threshold = size >> 2;
+	p.ring_pa = ring.mem.pa;
+	p.shadow_pa = ring.shadow_pa;
+	spin_lock_irqsave(&kcq->lock, flags);
+	irdma_cq_arm_word_move(&ring, &kcq->ring);
+	spin_unlock_irqrestore(&kcq->lock, flags);
+
+	ret = irdma_cqp_resize_cq(rf, &p);
+	if (ret == -ETIMEDOUT) {
+		irdma_dma_leak(rf, &ring.mem, ret);
+		return ret;
+	}
+	if (ret) {
+		irdma_dma_free(rf, &ring.mem);
+		return ret;
+	}
+	spin_lock_irqsave(&kcq->lock, flags);
+	irdma_cq_arm_word_move(&ring, &kcq->ring);
+	kcq->old = kcq->ring;
+	kcq->old_live = true;
+	kcq->ring = ring;
+	cq->size = size;
+	cq->ring_pbl.pa = ring.mem.pa;
+	cq->shadow_pa = ring.shadow_pa;
+	if (kcq->armed)
+		irdma_cq_ring_arm(rf, &kcq->ring, kcq->arm_solicited);
+	spin_unlock_irqrestore(&kcq->lock, flags);
+	return 0;
+}
+
+/**
+ * irdma_resize_cq() - give a completion queue a ring of another size
+ * @ibcq: the CQ
+ * @entries: CQEs the consumer wants room for (libirdma: the ring size)
+ * @udata: libirdma's struct irdma_resize_cq_req, or NULL for a kernel CQ
+ *
+ * Completions queued before the resize are not lost: they stay in the old
+ * ring, which the consumer empties first (libirdma for a user CQ,
+ * irdma_poll_cq() for a kernel one).
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or a negative errno.
+ */
+int irdma_resize_cq(struct ib_cq *ibcq, int entries, struct ib_udata *udata)
+{
+	struct irdma_cq *cq = container_of(ibcq, struct irdma_cq, ibcq);
+	struct irdma_pci_f *rf = to_iwdev(ibcq->device)->rf;
+	struct irdma_ucontext *ucontext =
+		rdma_udata_to_drv_context(udata, struct irdma_ucontext,
+					  ibucontext);
+	u32 size = irdma_cq_ring_size(entries, udata);
+	int ret;
+
+	if (!size)
+		return -EINVAL;
+	mutex_lock(&cq->resize_lock);
+	if (size == cq->size)
+		ret = 0;
+	else if (udata)
+		ret = irdma_cq_resize_user(cq, size, ucontext, udata);
+	else
+		ret = irdma_cq_resize_kernel(cq, size, rf);
+	if (!ret)
+		ibcq->cqe = udata ? size : entries;
+	mutex_unlock(&cq->resize_lock);
+	return ret;
 }

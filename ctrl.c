@@ -790,7 +790,8 @@ static u64 irdma_cqp_cq_hdr_ids(struct irdma_pci_f *rf,
  * irdma_cqp_cq_cmd() - build a CQ command
  * @rf: RDMA function
  * @cmd: command to build
- * @op: CREATE_CQ or DESTROY_CQ
+ * @op: CREATE_CQ, MODIFY_CQ (a resize: the ring and its size in @p are
+ *	the new ones) or DESTROY_CQ
  * @p: CQ parameters
  */
 static void irdma_cqp_cq_cmd(struct irdma_pci_f *rf, struct irdma_cqp_cmd *cmd,
@@ -804,7 +805,9 @@ static void irdma_cqp_cq_cmd(struct irdma_pci_f *rf, struct irdma_cqp_cmd *cmd,
 		      FIELD_PREP(IRDMA_CQP_CQ_QW3_CHKOVERFLOW, p->check_overflow) |
 		      FIELD_PREP(IRDMA_CQP_QW3_VIRTMAP, p->pbl_level ? 1 : 0) |
 		      FIELD_PREP(IRDMA_CQP_CQ_QW3_ENCEQEMASK, p->ceqe_mask) |
-		      FIELD_PREP(IRDMA_CQP_CQ_QW3_CEQIDVALID, p->ceq_valid));
+		      FIELD_PREP(IRDMA_CQP_CQ_QW3_CEQIDVALID, p->ceq_valid) |
+		      FIELD_PREP(IRDMA_CQP_CQ_QW3_CQRESIZE,
+				 op == IRDMA_CQP_OP_MODIFY_CQ));
 	qw[IRDMA_CQP_CQ_QW0] = le64_encode_bits(p->size, IRDMA_CQP_CQ_QW0_SIZE);
 	qw[IRDMA_CQP_CQ_QW1] = le64_encode_bits(p->ctx, IRDMA_CQP_CQ_QW1_CTX);
 	qw[IRDMA_CQP_CQ_QW2] =
@@ -830,6 +833,26 @@ int irdma_cqp_create_cq(struct irdma_pci_f *rf, const struct irdma_cq_params *p)
 	struct irdma_cqp_cmd cmd;
 
 	irdma_cqp_cq_cmd(rf, &cmd, IRDMA_CQP_OP_CREATE_CQ, p);
+	return irdma_cqp_exec(rf, &cmd);
+}
+
+/**
+ * irdma_cqp_resize_cq() - MODIFY_CQ with the resize bit: a new ring
+ * @rf: RDMA function
+ * @p: the CQ's parameters with its new size, ring and shadow area
+ *
+ * Once the command has completed the adapter writes new CQEs into the new
+ * ring from its index 0 with valid bit 1, and none into the old one.
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or a negative errno (-ETIMEDOUT: the adapter may use either
+ * ring).
+ */
+int irdma_cqp_resize_cq(struct irdma_pci_f *rf, const struct irdma_cq_params *p)
+{
+	struct irdma_cqp_cmd cmd;
+
+	irdma_cqp_cq_cmd(rf, &cmd, IRDMA_CQP_OP_MODIFY_CQ, p);
 	return irdma_cqp_exec(rf, &cmd);
 }
 

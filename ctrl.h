@@ -72,6 +72,8 @@ struct irdma_cq_params {
 
 int irdma_cqp_create_cq(struct irdma_pci_f *rf,
 			const struct irdma_cq_params *p);
+int irdma_cqp_resize_cq(struct irdma_pci_f *rf,
+			const struct irdma_cq_params *p);
 int irdma_cqp_destroy_cq(struct irdma_pci_f *rf,
 			 const struct irdma_cq_params *p);
 int irdma_cqp_create_ceq(struct irdma_pci_f *rf, const struct irdma_ceq *ceq);

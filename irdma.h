@@ -142,6 +142,7 @@ u32 irdma_cq_max_cqe(void);
 int irdma_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		    struct ib_udata *udata);
 int irdma_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
+int irdma_resize_cq(struct ib_cq *ibcq, int entries, struct ib_udata *udata);
 void irdma_cq_event(struct irdma_pci_f *rf, u32 cq_id);
 void irdma_cq_async_event(struct irdma_pci_f *rf, u32 cq_id);
 int irdma_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc);

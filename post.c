@@ -477,10 +477,75 @@ static int irdma_poll_flushed(struct irdma_cq *cq, struct ib_wc *wc, int max)
 }
 
 /**
+ * irdma_cqe_ready() - the adapter has written the CQE at a ring's head
+ * @r: ring
+ *
+ * Return: true if the CQE's valid bit is the current lap's.
+ */
+static bool irdma_cqe_ready(const struct irdma_cq_ring *r)
+{
+	const struct irdma_cqe *cqe = (struct irdma_cqe *)r->mem.va + r->head;
+
+	return le64_get_bits(READ_ONCE(cqe->qw[IRDMA_CQE_HDR]),
+			     IRDMA_CQE_QW3_VALID) == r->polarity;
+}
+
+/**
+ * irdma_poll_ring() - reap the completions of one ring of a kernel CQ
+ * @cq: CQ
+ * @r: its current ring, or the ring before its last resize
+ * @num_entries: capacity of @wc
+ * @wc: completions
+ * @empty: set when polling stopped at a CQE not yet written
+ *
+ * The adapter reads the consumer's index from the shadow area of the
+ * current ring only.
+ *
+ * Context: cq->k->lock held.
+ * Return: completions reaped.
+ */
+static int irdma_poll_ring(struct irdma_cq *cq, struct irdma_cq_ring *r,
+			   int num_entries, struct ib_wc *wc, bool *empty)
+{
+	struct irdma_cqe *ring = r->mem.va;
+	bool shadowed = r == &cq->k->ring;
+	int n = 0;
+
+	lockdep_assert_held(&cq->k->lock);
+	*empty = false;
+	while (n < num_entries) {
+		struct irdma_cqe *cqe = &ring[r->head];
+		bool consume;
+
+		if (!irdma_cqe_ready(r)) {
+			*empty = true;
+			break;
+		}
+		/* read the CQE body only after seeing it valid */
+		dma_rmb();
+		if (irdma_poll_one(cq, cqe, &wc[n], &consume))
+			n++;
+		if (!consume)
+			continue;
+		if (++r->head == r->size) {
+			r->head = 0;
+			r->polarity ^= 1;
+		}
+		if (shadowed)
+			WRITE_ONCE(r->shadow[IRDMA_CQ_SHADOW_QW0],
+				   le64_encode_bits(r->head,
+						    IRDMA_CQ_SHADOW_QW0_CQEIDX));
+	}
+	return n;
+}
+
+/**
  * irdma_poll_cq() - reap completions of a kernel CQ
  * @ibcq: CQ
  * @num_entries: capacity of @wc
  * @wc: completions
+ *
+ * After a resize, what the adapter wrote into the old ring comes first.
  *
  * Context: any.
  * Return: completions reaped.
@@ -489,35 +554,21 @@ int irdma_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc)
 {
 	struct irdma_cq *cq = container_of(ibcq, struct irdma_cq, ibcq);
 	struct irdma_kcq *kcq = cq->k;
-	struct irdma_cqe *ring;
 	unsigned long flags;
+	bool empty;
 	int n = 0;
 
 	if (!kcq)
 		return -EINVAL;
-	ring = kcq->ring.mem.va;
 	spin_lock_irqsave(&kcq->lock, flags);
-	while (n < num_entries) {
-		struct irdma_cqe *cqe = &ring[kcq->ring.head];
-		u64 hdr = le64_to_cpu(READ_ONCE(cqe->qw[IRDMA_CQE_HDR]));
-		bool consume;
-
-		if (FIELD_GET(IRDMA_CQE_QW3_VALID, hdr) != kcq->ring.polarity)
-			break;
-		/* read the CQE body only after seeing it valid */
-		dma_rmb();
-		if (irdma_poll_one(cq, cqe, &wc[n], &consume))
-			n++;
-		if (!consume)
-			continue;
-		if (++kcq->ring.head == kcq->ring.size) {
-			kcq->ring.head = 0;
-			kcq->ring.polarity ^= 1;
-		}
-		WRITE_ONCE(kcq->ring.shadow[IRDMA_CQ_SHADOW_QW0],
-			   le64_encode_bits(kcq->ring.head,
-					    IRDMA_CQ_SHADOW_QW0_CQEIDX));
+	if (kcq->old_live) {
+		n = irdma_poll_ring(cq, &kcq->old, num_entries, wc, &empty);
+		/* the adapter writes there no more */
+		kcq->old_live = !empty;
 	}
+	if (n < num_entries)
+		n += irdma_poll_ring(cq, &kcq->ring, num_entries - n, wc + n,
+				     &empty);
 	if (n < num_entries)
 		n += irdma_poll_flushed(cq, wc + n, num_entries - n);
 	spin_unlock_irqrestore(&kcq->lock, flags);
@@ -676,7 +727,6 @@ int irdma_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
 {
 	struct irdma_cq *cq = container_of(ibcq, struct irdma_cq, ibcq);
 	struct irdma_kcq *kcq = cq->k;
-	struct irdma_cqe *cqe;
 	unsigned long irqflags;
 	int ret = 0;
 
@@ -684,41 +734,31 @@ int irdma_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
 		return -EINVAL;
 	spin_lock_irqsave(&kcq->lock, irqflags);
 	kcq->armed = true;
+	kcq->arm_solicited = (flags & IB_CQ_SOLICITED_MASK) == IB_CQ_SOLICITED;
 	irdma_cq_ring_arm(to_iwdev(ibcq->device)->rf, &kcq->ring,
-			  (flags & IB_CQ_SOLICITED_MASK) == IB_CQ_SOLICITED);
-	cqe = &((struct irdma_cqe *)kcq->ring.mem.va)[kcq->ring.head];
+			  kcq->arm_solicited);
 	if ((flags & IB_CQ_REPORT_MISSED_EVENTS) &&
-	    (le64_get_bits(READ_ONCE(cqe->qw[IRDMA_CQE_HDR]),
-			   IRDMA_CQE_QW3_VALID) == kcq->ring.polarity ||
-	     irdma_kcq_flush_pending(kcq)))
+	    ((kcq->old_live && irdma_cqe_ready(&kcq->old)) ||
+	     irdma_cqe_ready(&kcq->ring) || irdma_kcq_flush_pending(kcq)))
 		ret = 1;
 	spin_unlock_irqrestore(&kcq->lock, irqflags);
 	return ret;
 }
 
 /**
- * irdma_cq_scrub() - forget the CQEs of a QP being destroyed
- * @cq: kernel CQ
+ * irdma_ring_scrub() - zero the context of a QP's CQEs in one ring
+ * @r: ring
  * @qpn: the QP
  *
- * Completions already written for it are left in place with a zero
- * context, which polling skips.
+ * Context: the CQ's kcq->lock held.
  */
-void irdma_cq_scrub(struct irdma_cq *cq, u32 qpn)
+static void irdma_ring_scrub(struct irdma_cq_ring *r, u32 qpn)
 {
-	struct irdma_kcq *kcq = cq->k;
-	struct irdma_cqe *ring;
-	unsigned long flags;
-	u32 i, head;
-	u8 pol;
+	struct irdma_cqe *ring = r->mem.va;
+	u32 i, head = r->head;
+	u8 pol = r->polarity;
 
-	if (!kcq)
-		return;
-	ring = kcq->ring.mem.va;
-	spin_lock_irqsave(&kcq->lock, flags);
-	head = kcq->ring.head;
-	pol = kcq->ring.polarity;
-	for (i = 0; i < kcq->ring.size; i++) {
+	for (i = 0; i < r->size; i++) {
 		struct irdma_cqe *cqe = &ring[head];
 		u64 hdr = le64_to_cpu(cqe->qw[IRDMA_CQE_HDR]);
 
@@ -727,10 +767,32 @@ void irdma_cq_scrub(struct irdma_cq *cq, u32 qpn)
 		if (le64_get_bits(cqe->qw[IRDMA_CQE_QW2],
 				  IRDMA_CQE_QW2_QPID) == qpn)
 			cqe->qw[IRDMA_CQE_COMPCTX] = 0;
-		if (++head == kcq->ring.size) {
+		if (++head == r->size) {
 			head = 0;
 			pol ^= 1;
 		}
 	}
+}
+
+/**
+ * irdma_cq_scrub() - forget the CQEs of a QP being destroyed
+ * @cq: kernel CQ
+ * @qpn: the QP
+ *
+ * Completions already written for it, in the ring and in the one before
+ * the last resize, are left in place with a zero context, which polling
+ * skips.
+ */
+void irdma_cq_scrub(struct irdma_cq *cq, u32 qpn)
+{
+	struct irdma_kcq *kcq = cq->k;
+	unsigned long flags;
+
+	if (!kcq)
+		return;
+	spin_lock_irqsave(&kcq->lock, flags);
+	if (kcq->old_live)
+		irdma_ring_scrub(&kcq->old, qpn);
+	irdma_ring_scrub(&kcq->ring, qpn);
 	spin_unlock_irqrestore(&kcq->lock, flags);
 }

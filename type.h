@@ -650,15 +650,23 @@ struct irdma_mr {
  *	(struct irdma_kqp.sq_flush)
  * @flushed_rq: kernel QPs whose flushed RQ completes on this CQ
  *	(struct irdma_kqp.rq_flush)
+ * @old: the ring before the last resize, whose CQEs are polled before
+ *	@ring's; its memory is freed at the next resize or at destroy
+ *	(process context)
+ * @old_live: @old may still hold CQEs not polled
  * @armed: the consumer asked for an event and none came since
- * @lock: protects @ring's consumer state, polling, the two lists and
- *	@armed
+ * @arm_solicited: that request was for solicited completions only
+ * @lock: protects @ring's and @old's consumer state, polling, the two
+ *	lists, @old_live, @armed and @arm_solicited
  */
 struct irdma_kcq {
 	struct irdma_cq_ring ring;
+	struct irdma_cq_ring old;
+	bool old_live;
 	struct list_head flushed_sq;
 	struct list_head flushed_rq;
 	bool armed;
+	bool arm_solicited;
 	spinlock_t lock;	/* see @lock above */
 };
 
@@ -675,9 +683,11 @@ struct irdma_kcq {
  * @created: the adapter accepted CREATE_CQ
  * @err_reported: IB_EVENT_CQ_ERR was delivered (the AEQ's IRQ thread only)
  * @k: kernel CQ state, or NULL for a user CQ
+ * @resize_lock: serialises resizes (uverbs runs them under a shared lock)
  */
 struct irdma_cq {
 	struct ib_cq ibcq;
+	struct mutex resize_lock;	/* see @resize_lock above */
 	u32 id;
 	u32 size;
 	u32 ceq_id;

@@ -16,6 +16,7 @@
 
 #define IRDMA_VENDOR_ID			0x8086
 #define IRDMA_FEATURE_RTS_AE		BIT(0)
+#define IRDMA_FEATURE_CQ_RESIZE		BIT(1)
 #define IRDMA_FIRST_USER_PD_ID		3
 #define IRDMA_MAX_MSG_SIZE		0x7fffffff
 #define IRDMA_USERSPACE_VER_MIN		4
@@ -273,7 +274,7 @@ static int irdma_alloc_ucontext(struct ib_ucontext *uctx,
 
 	resp.kernel_ver = IRDMA_ABI_VER;
 	/* three reserved SQ WQEs: LSMM/RTR, fenced NOP, "established" AE */
-	resp.feature_flags = IRDMA_FEATURE_RTS_AE;
+	resp.feature_flags = IRDMA_FEATURE_RTS_AE | IRDMA_FEATURE_CQ_RESIZE;
 	resp.db_mmap_key = rdma_user_mmap_get_offset(ucontext->db_entry);
 	resp.max_hw_wq_frags = irdma_max_frags(rf);
 	resp.max_hw_read_sges = rf->gen == IRDMA_GEN_1 ? IRDMA_GEN1_MAX_READ_SGES :
@@ -489,6 +490,7 @@ static const struct ib_device_ops irdma_dev_ops = {
 	.alloc_pd = irdma_alloc_pd,
 	.alloc_ucontext = irdma_alloc_ucontext,
 	.create_cq = irdma_create_cq,
+	.resize_cq = irdma_resize_cq,
 	.create_qp = irdma_create_qp,
 	.dealloc_driver = irdma_dealloc_driver,
 	.dealloc_pd = irdma_dealloc_pd,

@@ -10,7 +10,11 @@
  * driver's head index in shadow area QW0 tells when the ring is full
  * (size - 1 CQEs outstanding): with check-overflow set the CQE is dropped
  * and an AE CQ_OPERATION_ERROR is posted, otherwise the oldest CQE is
- * overwritten as hardware would.
+ * overwritten as hardware would.  After a resize (MODIFY_CQ) the consumer
+ * first empties its old rings, writing their heads to QW0, and then adds
+ * the number of rings it released to SW_CQ_SELECT in the arm word: until
+ * SW_CQ_SELECT counts every resize, QW0 is not the new ring's head, and
+ * none of the new ring's CQEs has been consumed.
  *
  * CEQE generation.  What is known of the adapter leaves the meaning of the
  * CEQE-mask bit open; the model implements one rule for every CQ: a CQ
@@ -202,6 +206,10 @@ int irdma_sim_cq_post_n(struct irdma_sim *sim, struct irdma_sim_cq *cq,
 		return -ENODEV;
 	head = FIELD_GET(IRDMA_CQ_SHADOW_QW0_CQEIDX,
 			 le64_to_cpu(READ_ONCE(cq->shadow[IRDMA_CQ_SHADOW_QW0])));
+	if (FIELD_GET(IRDMA_CQ_SHADOW_ARM_SW_CQ_SEL,
+		      le64_to_cpu(READ_ONCE(cq->shadow[IRDMA_CQ_SHADOW_ARM]))) !=
+	    cq->select)
+		head = 0;	/* the consumer is still on an older ring */
 	/* a head index beyond the ring says nothing: treat the ring as empty */
 	used = head < cq->size ? (cq->tail + cq->size - head) % cq->size : 0;
 	if (cq->overflowed) {
@@ -771,7 +779,8 @@ static struct irdma_sim_cq *irdma_sim_cq_lookup(struct irdma_sim *sim,
  * @sim: instance
  * @cmd: command
  *
- * After a resize the model writes the new ring from index 0, polarity 1.
+ * After a resize the model writes the new ring from index 0, polarity 1,
+ * and counts the resize for SW_CQ_SELECT (see the top of this file).
  */
 void irdma_sim_op_modify_cq(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 {
@@ -814,6 +823,8 @@ void irdma_sim_op_modify_cq(struct irdma_sim *sim, struct irdma_sim_cmd *cmd)
 	cq->cqe_size = tmp.cqe_size;
 	cq->tail = 0;
 	cq->polarity = 1;
+	cq->select = (cq->select + 1) &
+		     FIELD_MAX(IRDMA_CQ_SHADOW_ARM_SW_CQ_SEL);
 	cq->chk_overflow = hdr & IRDMA_CQP_CQ_QW3_CHKOVERFLOW;
 	cq->ceqe_mask = hdr & IRDMA_CQP_CQ_QW3_ENCEQEMASK;
 	spin_unlock_irqrestore(&sim->lock, flags);

@@ -163,6 +163,9 @@ enum irdma_sim_arm {
  * @polarity: valid-bit value of the current lap (sim->lock)
  * @armed: latched arm request (sim->lock)
  * @arm_seq: arm sequence number of the last request (sim->lock)
+ * @select: resizes so far, modulo 2^14: the consumer's SW_CQ_SELECT (arm
+ *	word) equals it once the consumer polls this ring, whose head it
+ *	then writes to shadow QW0 (sim->lock)
  * @ceqe_pending: CEQEs posted for this CQ and not yet acknowledged
  * @cqes: CQEs written
  * @overflows: CQEs dropped because the ring was full
@@ -188,6 +191,7 @@ struct irdma_sim_cq {
 	u8 polarity;
 	enum irdma_sim_arm armed;
 	u8 arm_seq;
+	u16 select;
 	u32 ceqe_pending;
 	u64 cqes;
 	u64 overflows;

@@ -21,7 +21,9 @@
  *   2. the server checks the payload, RDMA WRITEs a pattern into the first
  *      half of the client's buffer, RDMA READs the second half back and
  *      checks it, then SENDs "done" (fenced behind the read);
- *   3. the client checks the written half once "done" arrives;
+ *   3. the client checks the written half once "done" arrives; then the
+ *      irdma side's CQ is resized down and up with Send completions
+ *      queued in it, and more arriving after: none is lost or reordered;
  *   4. the client disconnects; both sides see DISCONNECTED;
  *   5. each side moves its disconnected QP to ERROR and posts Recvs and
  *      Sends: they complete with IB_WC_WR_FLUSH_ERR in order, and
@@ -784,6 +786,97 @@ static int kv_client_check(void)
 	return 0;
 }
 
+/* @s posts @n signaled 16-byte Sends, wr_id @first on; @r takes them */
+static int kv_sends(struct kv_side *s, struct kv_side *r, u64 first, int n)
+{
+	struct ib_sge sge = {
+		.addr = s->dma,
+		.length = 16,
+		.lkey = s->pd->local_dma_lkey,
+	};
+	struct ib_send_wr wr = {
+		.sg_list = &sge,
+		.num_sge = 1,
+		.opcode = IB_WR_SEND,
+		.send_flags = IB_SEND_SIGNALED,
+	};
+	int i, ret;
+
+	for (i = 0; i < n; i++) {
+		ret = kv_post_recv(r, 500 + first + i);
+		if (ret) {
+			kv_fail("%s: post Recv: %d", r->name, ret);
+			return ret;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		wr.wr_id = first + i;
+		ret = ib_post_send(s->qp, &wr, NULL);
+		if (ret) {
+			kv_fail("%s: post Send: %d", s->name, ret);
+			return ret;
+		}
+	}
+	/*
+	 * Delivered: their completions are in @s's ring, not polled.  @r may
+	 * have had a Recv posted before (the server's 101): the first Send
+	 * takes that one, and one of these stays posted.
+	 */
+	for (i = 0; i < n; i++) {
+		struct ib_wc wc;
+
+		ret = kv_poll(r, &wc);
+		if (ret || wc.status != IB_WC_SUCCESS || wc.opcode != IB_WC_RECV) {
+			kv_fail("%s: Send %d of %d not received: %d, status %d opcode %d",
+				r->name, i + 1, n, ret, ret ? 0 : wc.status,
+				ret ? 0 : wc.opcode);
+			return -EIO;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Step 3b: the CQ of the irdma side, 64 entries, is resized with Send
+ * completions queued in it: down to 8 with 8 queued, then 8 more Sends,
+ * and all 16 must come out in order; the same up to 256.
+ */
+static int kv_cq_resize(void)
+{
+	static const int sizes[] = { 8, 256 };
+	struct kv_side *s = &kv_cli, *r = &kv_srv;
+	u64 wr = 200;
+	int i, j, ret;
+
+	if (s->id->device->ops.driver_id != RDMA_DRIVER_IRDMA) {
+		s = &kv_srv;
+		r = &kv_cli;
+	}
+	if (s->id->device->ops.driver_id != RDMA_DRIVER_IRDMA) {
+		kv_ok("no irdma side: no CQ resize");
+		return 0;
+	}
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		if (kv_sends(s, r, wr, 8))
+			return -EIO;
+		ret = ib_resize_cq(s->cq, sizes[i]);
+		if (ret || s->cq->cqe < sizes[i]) {
+			kv_fail("%s: resize of its CQ to %d with 8 completions queued: %d (cqe %d)",
+				s->name, sizes[i], ret, s->cq->cqe);
+			return ret ? ret : -EIO;
+		}
+		if (kv_sends(s, r, wr + 8, 8))
+			return -EIO;
+		for (j = 0; j < 16; j++)
+			if (kv_expect(s, wr + j, IB_WC_SEND, NULL))
+				return -EIO;
+		wr += 16;
+	}
+	kv_ok("%s: CQ resized to 8 and 256 with completions queued: none lost",
+	      s->name);
+	return 0;
+}
+
 static int kv_disconnect(void)
 {
 	kv_arm(&kv_cli, RDMA_CM_EVENT_DISCONNECTED);
@@ -1060,6 +1153,8 @@ static int __init kv_init(void)
 		goto out;
 	if (!ret)
 		ret = kv_client_check();
+	if (!ret)
+		ret = kv_cq_resize();
 	if (!ret)
 		ret = kv_disconnect();
 	if (!ret)
