@@ -581,21 +581,19 @@ static const struct file_operations irdma_sim_raise_ae_fops = {
  * @count: its length
  * @ppos: position (ignored)
  *
- * Queues a function reset (irdma_sim_reset_request()): "pfr" as ice's PF
+ * Asks for a function reset (irdma_sim_ask_reset()): "pfr" as ice's PF
  * reset, "lost" with the function's state gone before the driver is
  * told.  The reset runs after the write returns; the instance's debugfs
  * directory goes with it, and the new function gets a directory of its
  * own.
  *
- * Return: @count, or a negative errno (-EBUSY: being created, deleted or
- * reset already).
+ * Return: @count, or a negative errno.
  */
 static ssize_t irdma_sim_reset_write(struct file *file, const char __user *buf,
 				     size_t count, loff_t *ppos)
 {
 	struct irdma_sim *sim = file->private_data;
 	char kbuf[8];
-	int ret;
 
 	if (count >= sizeof(kbuf))
 		return -EINVAL;
@@ -603,12 +601,12 @@ static ssize_t irdma_sim_reset_write(struct file *file, const char __user *buf,
 		return -EFAULT;
 	kbuf[count] = 0;
 	if (sysfs_streq(kbuf, "pfr"))
-		ret = irdma_sim_reset_request(sim, false);
+		irdma_sim_ask_reset(sim, false);
 	else if (sysfs_streq(kbuf, "lost"))
-		ret = irdma_sim_reset_request(sim, true);
+		irdma_sim_ask_reset(sim, true);
 	else
-		ret = -EINVAL;
-	return ret ? ret : count;
+		return -EINVAL;
+	return count;
 }
 
 static const struct file_operations irdma_sim_reset_fops = {

@@ -335,3 +335,24 @@ int irdma_sim_irq_crit_err(struct irdma_sim *sim, u32 oicr, u32 cause)
 	device_unlock(dev);
 	return ret;
 }
+
+/**
+ * irdma_sim_ask_reset() - ask for a function reset, which runs later
+ * @sim: instance
+ * @lost: the function's state is lost first (irdma_sim_reset())
+ *
+ * A reset asked for while the instance is being created, deleted or reset
+ * already is dropped, and logged.
+ *
+ * Context: any.
+ */
+void irdma_sim_ask_reset(struct irdma_sim *sim, bool lost)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&sim->lock, flags);
+	sim->reset_ask_lost = lost;
+	if (!sim->dead)
+		queue_work(system_wq, &sim->reset_work);
+	spin_unlock_irqrestore(&sim->lock, flags);
+}

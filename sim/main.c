@@ -121,7 +121,7 @@ static void irdma_sim_request_del(struct irdma_sim *sim)
 
 /**
  * irdma_sim_reset_request() - queue a function reset of an instance
- * @sim: instance (its debugfs file is open, so it is not freed)
+ * @sim: instance (its reset_work is running, so it is not freed)
  * @lost: the function's state is gone before the driver hears of the
  *	reset (a reset the adapter or another function began): the model
  *	stops first, and the driver lets go of a function that no longer
@@ -131,7 +131,7 @@ static void irdma_sim_request_del(struct irdma_sim *sim)
  * Return: 0, or -EBUSY when the instance is being created, deleted or
  * reset already.
  */
-int irdma_sim_reset_request(struct irdma_sim *sim, bool lost)
+static int irdma_sim_reset_request(struct irdma_sim *sim, bool lost)
 {
 	int ret = -EBUSY;
 
@@ -206,6 +206,26 @@ static void irdma_sim_destroy(struct irdma_sim *sim)
 	irdma_sim_stop(sim);
 	auxiliary_device_uninit(&sim->sadev.adev);
 	irdma_sim_free(sim);
+}
+
+/**
+ * irdma_sim_reset_work() - reset_work: a reset was asked for
+ * @work: the instance's reset_work (irdma_sim_ask_reset())
+ *
+ * irdma_sim_stop() cancels it, so the instance outlives it.
+ */
+static void irdma_sim_reset_work(struct work_struct *work)
+{
+	struct irdma_sim *sim = container_of(work, struct irdma_sim,
+					     reset_work);
+	unsigned long flags;
+	bool lost;
+
+	spin_lock_irqsave(&sim->lock, flags);
+	lost = sim->reset_ask_lost;
+	spin_unlock_irqrestore(&sim->lock, flags);
+	if (irdma_sim_reset_request(sim, lost))
+		dev_info(&sim->dev, "no reset: the function is being created, deleted or reset\n");
 }
 
 static int irdma_sim_create(const char *name, struct net_device *ndev);

@@ -237,26 +237,13 @@ static int irdma_sim_request_reset(struct irdma_sim_adev *sadev)
 
 	spin_lock_irqsave(&sim->lock, flags);
 	sim->stats.reset_requests++;
-	reset = sim->knobs.reset_on_request && !sim->dead;
-	if (reset)
-		queue_work(system_wq, &sim->reset_work);
+	reset = sim->knobs.reset_on_request;
 	spin_unlock_irqrestore(&sim->lock, flags);
 	dev_info(&sim->dev, "the driver asks for a function reset%s\n",
 		 reset ? ": the function resets" : "");
+	if (reset)
+		irdma_sim_ask_reset(sim, false);
 	return 0;
-}
-
-/**
- * irdma_sim_reset_work() - the reset the driver asked for
- * @work: the instance's reset_work
- */
-void irdma_sim_reset_work(struct work_struct *work)
-{
-	struct irdma_sim *sim = container_of(work, struct irdma_sim,
-					     reset_work);
-
-	if (irdma_sim_reset_request(sim, false))
-		dev_info(&sim->dev, "no reset: the function is going already\n");
 }
 
 const struct irdma_sim_ops irdma_sim_reg_ops = {

@@ -987,8 +987,9 @@ struct irdma_sim_iw_cache {
  * @cqp_work: processes the CQP SQ
  * @uda_tx: UDA QPs whose SQ doorbell waits to be served (lock)
  * @uda_work: transmits the send WQEs of the QPs on @uda_tx
- * @reset_work: queues the function reset the driver asked for, when the
- *	reset_on_request knob says the model performs it
+ * @reset_work: queues a function reset that was asked for (main.c)
+ * @reset_ask_lost: the reset asked for loses the function's state first
+ *	(lock)
  * @ip_id: next IPv4 identification of a transmitted frame (lock)
  * @iw_wq: the iWARP engines' workqueue (qp.c)
  * @iw_list: engines of iWARP QPs (lock)
@@ -1051,6 +1052,7 @@ struct irdma_sim {
 	struct list_head uda_tx;
 	struct work_struct uda_work;
 	struct work_struct reset_work;
+	bool reset_ask_lost;
 	u16 ip_id;
 	struct workqueue_struct *iw_wq;
 	struct list_head iw_list;
@@ -1321,8 +1323,7 @@ void irdma_sim_net_xmit(struct irdma_sim *sim, struct sk_buff *skb,
 void irdma_sim_debugfs_init(void);
 void irdma_sim_debugfs_exit(void);
 void irdma_sim_knobs_init(struct irdma_sim_knobs *k);
-int irdma_sim_reset_request(struct irdma_sim *sim, bool lost);
-void irdma_sim_reset_work(struct work_struct *work);
+void irdma_sim_ask_reset(struct irdma_sim *sim, bool lost);
 void irdma_sim_debugfs_add(struct irdma_sim *sim);
 void irdma_sim_debugfs_del(struct irdma_sim *sim);
 
