@@ -17,9 +17,9 @@
 # connections a run instead of 125: every pairing, both directions, fewer
 # of each).  On this machine (2 cores, TCG) that is about 5 minutes;
 # vm/70 (rping) and vm/75 (perftest) would add 90 and 210 s.  The kernel verbs (vm/85) are
-# not among them yet: under KASAN one run of its irdma client of siw in
-# about three saw its disconnect end with a reset (-104) 9 ms after the
-# client's rdma_disconnect (so not the close timer, which waits 2 s); the
+# not among them yet: under KASAN, in one of six full runs of this stage
+# with it (2026-12-07), its irdma client of siw saw its disconnect end
+# with a reset (-104) 9 ms after the client's rdma_disconnect (so not the close timer, which waits 2 s); the
 # script now shows the driver's trace events of a failed case.
 # PATTERN selects among them as in tools/vm/tests.sh; VMTEST_ENV adds to
 # the scripts' environment.  The kernel is the KUnit kernel
