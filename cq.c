@@ -564,6 +564,7 @@ static int irdma_cq_resize_kernel(struct irdma_cq *cq, u32 size,
 		return ret;
 	}
 	spin_lock_irqsave(&kcq->lock, flags);
+	/* once more: an arm since the first copy went to the old shadow area */
 	irdma_cq_arm_word_move(&ring, &kcq->ring);
 	kcq->old = kcq->ring;
 	kcq->old_live = true;
