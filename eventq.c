@@ -319,9 +319,15 @@ static int irdma_route_aeq(struct irdma_pci_f *rf, bool on)
 }
 
 /**
- * irdma_request_vector() - request the IRQ of a vector
+ * irdma_request_vector() - request the IRQ of a vector and place it
  * @rf: RDMA function
  * @vec: vector
+ *
+ * The vector of CEQ n goes to the n-th CPU counted from the function's
+ * NUMA node (the AEQ's own vector to the first), so that completion
+ * vectors spread over CPUs as ULPs mapping their queues to vectors expect
+ * (ib_get_vector_affinity()).  It is a hint and the IRQ's initial
+ * affinity; an operator or irqbalance may move the IRQ later.
  *
  * Return: 0 or a negative errno.
  */
@@ -342,6 +348,9 @@ static int irdma_request_vector(struct irdma_pci_f *rf,
 		return ret;
 	}
 	vec->requested = true;
+	vec->cpu = cpumask_local_spread(vec->ceq ? vec->ceq->id : 0,
+					dev_to_node(rf->parent));
+	irq_set_affinity_and_hint(vec->irq, cpumask_of(vec->cpu));
 	return 0;
 }
 
@@ -355,6 +364,7 @@ void irdma_free_vector(struct irdma_pci_f *rf, struct irdma_msix_vector *vec)
 	if (!vec->requested)
 		return;
 	irdma_wr32_idx(rf, IRDMA_REG_DYN_CTL0, vec->idx, 0);
+	irq_update_affinity_hint(vec->irq, NULL);
 	free_irq(vec->irq, vec);
 	vec->requested = false;
 }

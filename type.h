@@ -263,6 +263,7 @@ struct irdma_aeq {
  * @ceq: CEQ served by this vector, or NULL
  * @aeq: this vector serves the AEQ
  * @requested: request_irq() succeeded
+ * @cpu: CPU of the affinity hint given with the IRQ
  * @name: name shown in /proc/interrupts
  */
 struct irdma_msix_vector {
@@ -272,6 +273,7 @@ struct irdma_msix_vector {
 	struct irdma_ceq *ceq;
 	bool aeq;
 	bool requested;
+	unsigned int cpu;
 	char name[32];
 };
 

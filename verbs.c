@@ -5,6 +5,7 @@
  * 44: uverbs ABI 5, hw_rev GEN_2; Documentation/irdma.rst, "User space").
  */
 #include <linux/etherdevice.h>
+#include <linux/irq.h>
 #include <net/addrconf.h>
 #include <rdma/ib_umem.h>
 #include <rdma/ib_user_verbs.h>
@@ -206,6 +207,24 @@ static int irdma_query_pkey(struct ib_device *ibdev, u32 port, u16 index,
 		return -EINVAL;
 	*pkey = 0xffff;
 	return 0;
+}
+
+/**
+ * irdma_get_vector_affinity() - CPUs that take a completion vector's IRQ
+ * @ibdev: device
+ * @comp_vector: completion vector, below num_comp_vectors (the core checks)
+ *
+ * Completion vector n is CEQ n; its IRQ's affinity is what the hint set
+ * at probe made it, or what an operator set since.
+ *
+ * Return: the affinity mask of the vector's IRQ.
+ */
+static const struct cpumask *
+irdma_get_vector_affinity(struct ib_device *ibdev, int comp_vector)
+{
+	struct irdma_pci_f *rf = to_iwdev(ibdev)->rf;
+
+	return irq_get_affinity_mask(rf->ceqs[comp_vector].vec->irq);
 }
 
 /**
@@ -504,6 +523,7 @@ static const struct ib_device_ops irdma_dev_ops = {
 	.fill_res_qp_entry = irdma_fill_res_qp_entry,
 	.get_dev_fw_str = irdma_get_dev_fw_str,
 	.get_dma_mr = irdma_get_dma_mr,
+	.get_vector_affinity = irdma_get_vector_affinity,
 	.get_hw_stats = irdma_get_hw_stats,
 	.get_port_immutable = irdma_get_port_immutable,
 	.iw_accept = irdma_accept,

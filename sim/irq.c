@@ -26,8 +26,11 @@
  * - CLEARPBA, the ITR index and the interval are accepted and ignored: no
  *   throttling is modelled, and pending causes survive CLEARPBA (they are
  *   queue state, not a PBA bit).
- * - The interrupt is raised on the CPU that produced the event; vector
- *   affinity is not modelled.
+ * - A vector's interrupt is delivered on the first online CPU of the
+ *   affinity its IRQ was given (the effective affinity, one CPU as an
+ *   MSI-X message names one): an IPI to that CPU queues the vector's
+ *   irq_work there.  Until an affinity is set, or when that CPU is offline,
+ *   the interrupt is taken on the CPU that produced the event.
  * - With the drop_interrupts knob set, a firing is discarded: its causes
  *   are consumed and the vector stays enabled, as if the message was lost
  *   on the way; the events stay in their queues for the driver's polling
@@ -57,9 +60,35 @@ static void irdma_sim_irq_ack(struct irq_data *d)
 {
 }
 
+/**
+ * irdma_sim_irq_set_affinity() - irq_chip.irq_set_affinity: aim a vector
+ * @d: the vector's irq_data
+ * @mask: CPUs allowed
+ * @force: take @mask's first CPU even if it is offline
+ *
+ * The vector's later interrupts are delivered on one CPU of @mask.
+ *
+ * Return: IRQ_SET_MASK_OK_DONE, or -EINVAL when no CPU of @mask is online.
+ */
+static int irdma_sim_irq_set_affinity(struct irq_data *d,
+				      const struct cpumask *mask, bool force)
+{
+	struct irdma_sim_vec *vec = irq_data_get_irq_chip_data(d);
+	unsigned int cpu;
+
+	cpu = force ? cpumask_first(mask) : cpumask_first_and(mask,
+							      cpu_online_mask);
+	if (cpu >= nr_cpu_ids)
+		return -EINVAL;
+	WRITE_ONCE(vec->cpu, cpu);
+	irq_data_update_effective_affinity(d, cpumask_of(cpu));
+	return IRQ_SET_MASK_OK_DONE;
+}
+
 static struct irq_chip irdma_sim_irq_chip = {
 	.name = IRDMA_SIM_MODNAME,
 	.irq_ack = irdma_sim_irq_ack,
+	.irq_set_affinity = irdma_sim_irq_set_affinity,
 };
 
 /* copied into each vector: raise in hard IRQ context, also on PREEMPT_RT */
@@ -81,6 +110,19 @@ static void irdma_sim_irq_work(struct irq_work *work)
 }
 
 /**
+ * irdma_sim_irq_remote() - take a vector's interrupt on this CPU
+ * @info: the vector
+ *
+ * Context: hard IRQ (the IPI of smp_call_function_single_async()).
+ */
+static void irdma_sim_irq_remote(void *info)
+{
+	struct irdma_sim_vec *vec = info;
+
+	irq_work_queue(&vec->work);
+}
+
+/**
  * irdma_sim_irq_map() - irq_domain_ops.map: set up one vector's IRQ
  * @d: the instance's domain
  * @virq: Linux IRQ number
@@ -95,7 +137,9 @@ static int irdma_sim_irq_map(struct irq_domain *d, unsigned int virq,
 
 	irq_set_chip_data(virq, &sim->irq.vec[hw]);
 	irq_set_chip_and_handler(virq, &irdma_sim_irq_chip, handle_edge_irq);
-	irq_modify_status(virq, IRQ_NOREQUEST | IRQ_NOAUTOEN, IRQ_NOPROBE);
+	/* affinity is a store to the vector: movable from process context */
+	irq_modify_status(virq, IRQ_NOREQUEST | IRQ_NOAUTOEN,
+			  IRQ_NOPROBE | IRQ_MOVE_PCNTXT);
 	return 0;
 }
 
@@ -142,6 +186,8 @@ int irdma_sim_irq_init(struct irdma_sim *sim, u32 nvec)
 		vec->sim = sim;
 		vec->idx = i;
 		vec->work = irdma_sim_irq_work_init;
+		INIT_CSD(&vec->csd, irdma_sim_irq_remote, vec);
+		vec->cpu = nr_cpu_ids;
 		vec->virq = irq_create_mapping(irq->domain, i);
 		if (!vec->virq) {
 			irdma_sim_irq_fini(sim);
@@ -162,8 +208,14 @@ void irdma_sim_irq_sync(struct irdma_sim *sim)
 {
 	u32 i;
 
-	for (i = 0; i < sim->irq.nvec; i++)
-		irq_work_sync(&sim->irq.vec[i].work);
+	for (i = 0; i < sim->irq.nvec; i++) {
+		struct irdma_sim_vec *vec = &sim->irq.vec[i];
+
+		/* an IPI on its way queues the irq_work, then unlocks the csd */
+		while (smp_load_acquire(&vec->csd.node.u_flags) & CSD_FLAG_LOCK)
+			cpu_relax();
+		irq_work_sync(&vec->work);
+	}
 }
 
 /**
@@ -213,6 +265,7 @@ static void irdma_sim_irq_eval(struct irdma_sim *sim, u32 v)
 {
 	struct irdma_sim_vec *vec;
 	bool fire = false;
+	unsigned int cpu;
 	u32 c;
 
 	lockdep_assert_held(&sim->lock);
@@ -237,7 +290,10 @@ static void irdma_sim_irq_eval(struct irdma_sim *sim, u32 v)
 	/* auto-mask until the driver re-arms with GLINT_DYN_CTL */
 	vec->enabled = false;
 	vec->fired++;
-	irq_work_queue(&vec->work);
+	cpu = READ_ONCE(vec->cpu);
+	/* offline CPU, or the previous IPI not yet taken: deliver here */
+	if (cpu >= nr_cpu_ids || smp_call_function_single_async(cpu, &vec->csd))
+		irq_work_queue(&vec->work);
 }
 
 /**

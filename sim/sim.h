@@ -54,6 +54,7 @@
 #include <linux/irq_work.h>
 #include <linux/list.h>
 #include <linux/rcupdate.h>
+#include <linux/smp.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
@@ -633,6 +634,8 @@ struct irdma_sim;
  * @idx: vector index (GLINT_DYN_CTL index, MSIX_INDX value)
  * @virq: Linux IRQ number
  * @work: raises @virq in hard IRQ context
+ * @csd: IPI that queues @work on @cpu
+ * @cpu: CPU @work runs on (the IRQ's effective affinity), or nr_cpu_ids
  * @enabled: INTENA set and not auto-masked by a firing (sim->lock)
  * @fired: interrupts raised
  * @dropped: interrupts discarded by the drop_interrupts knob
@@ -642,6 +645,8 @@ struct irdma_sim_vec {
 	u32 idx;
 	unsigned int virq;
 	struct irq_work work;
+	call_single_data_t csd;
+	unsigned int cpu;
 	bool enabled;
 	u64 fired;
 	u64 dropped;

@@ -33,7 +33,11 @@
  *   7. two ib_cq_pool_get() requests for 8 entries share one CQ (the pool
  *      packs by the CQ's reported size);
  *   8. a CQ of the device's max_cqe entries can be made, one of a single
- *      entry more is refused with EINVAL.
+ *      entry more is refused with EINVAL;
+ *   9. on an irdma device, each completion vector has an affinity of one
+ *      CPU (ib_get_vector_affinity()), vectors are spread over distinct
+ *      CPUs as far as there are CPUs, and a CQ's completion event (a flush
+ *      of a QP moved to ERROR) arrives on its vector's CPU.
  * With cq_overflow=1 the client's CQ (4 entries) gets 16 signaled Writes
  * and is never polled: one IB_EVENT_CQ_ERR, not one per lost completion.
  * With deny_write=1 the client's QP allows remote reads only: the server's
@@ -46,6 +50,7 @@
  * prints "irdma_kverbs_test: ok: ..." or "irdma_kverbs_test: FAIL: ...".
  */
 #include <linux/completion.h>
+#include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/inet.h>
 #include <linux/module.h>
@@ -1112,6 +1117,127 @@ static int kv_cq_pool(struct kv_side *s)
 	return ret;
 }
 
+/* where a completion event of kv_vector_cpu()'s CQ was handled */
+struct kv_vec_probe {
+	struct completion done;
+	int cpu;
+};
+
+static void kv_vec_comp(struct ib_cq *cq, void *ctx)
+{
+	struct kv_vec_probe *p = ctx;
+
+	WRITE_ONCE(p->cpu, raw_smp_processor_id());
+	complete(&p->done);
+}
+
+/* a CQ on vector v gets its completion event on a CPU of mask */
+static int kv_vector_cpu(struct kv_side *s, int v, const struct cpumask *mask)
+{
+	struct ib_device *dev = s->id->device;
+	struct ib_cq_init_attr ca = { .cqe = 8, .comp_vector = v };
+	struct ib_qp_init_attr qa = {
+		.qp_type = IB_QPT_RC,
+		.sq_sig_type = IB_SIGNAL_ALL_WR,
+		.cap = { .max_send_wr = 2, .max_recv_wr = 2,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+	};
+	struct ib_sge sge = {
+		.addr = s->dma,
+		.length = 64,
+		.lkey = s->pd->local_dma_lkey,
+	};
+	struct ib_recv_wr rwr = { .wr_id = 4000, .sg_list = &sge, .num_sge = 1 };
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+	struct kv_vec_probe probe = { .cpu = -1 };
+	struct ib_qp *qp;
+	struct ib_cq *cq;
+	struct ib_wc wc;
+	int ret;
+
+	init_completion(&probe.done);
+	cq = ib_create_cq(dev, kv_vec_comp, NULL, &probe, &ca);
+	if (IS_ERR(cq)) {
+		kv_fail("%s: a CQ on vector %d: %ld", s->name, v, PTR_ERR(cq));
+		return PTR_ERR(cq);
+	}
+	qa.send_cq = cq;
+	qa.recv_cq = cq;
+	qp = ib_create_qp(s->pd, &qa);
+	if (IS_ERR(qp)) {
+		ret = PTR_ERR(qp);
+		kv_fail("%s: a QP on vector %d's CQ: %d", s->name, v, ret);
+		goto out_cq;
+	}
+	ret = ib_req_notify_cq(cq, IB_CQ_NEXT_COMP);
+	if (!ret)
+		ret = ib_post_recv(qp, &rwr, NULL);
+	if (!ret)
+		ret = ib_modify_qp(qp, &attr, IB_QP_STATE);
+	if (ret) {
+		kv_fail("%s: arm, post a Recv, flush on vector %d: %d", s->name,
+			v, ret);
+	} else if (!wait_for_completion_timeout(&probe.done, 10 * HZ)) {
+		kv_fail("%s: no completion event on vector %d in 10 s", s->name,
+			v);
+		ret = -ETIMEDOUT;
+	} else if (!cpumask_test_cpu(READ_ONCE(probe.cpu), mask)) {
+		kv_fail("%s: vector %d's event on CPU %d, its affinity is %*pbl",
+			s->name, v, READ_ONCE(probe.cpu), cpumask_pr_args(mask));
+		ret = -EIO;
+	} else if (ib_poll_cq(cq, 1, &wc) != 1 || wc.wr_id != 4000 ||
+		   wc.status != IB_WC_WR_FLUSH_ERR) {
+		kv_fail("%s: vector %d's CQ does not hold the flushed Recv",
+			s->name, v);
+		ret = -EIO;
+	}
+	ib_destroy_qp(qp);
+out_cq:
+	ib_destroy_cq(cq);
+	return ret;
+}
+
+/* irdma's completion vectors: one CPU each, spread, events there */
+static int kv_vectors(struct kv_side *s)
+{
+	struct ib_device *dev = s->id->device;
+	cpumask_var_t seen;
+	int v, ret = 0;
+
+	if (dev->ops.driver_id != RDMA_DRIVER_IRDMA) {
+		pr_info("irdma_kverbs_test: %s: %s is not irdma: vector affinity not checked\n",
+			s->name, dev_name(&dev->dev));
+		return 0;
+	}
+	if (!zalloc_cpumask_var(&seen, GFP_KERNEL))
+		return -ENOMEM;
+	for (v = 0; v < dev->num_comp_vectors && !ret; v++) {
+		const struct cpumask *mask = ib_get_vector_affinity(dev, v);
+
+		if (!mask) {
+			kv_fail("%s: vector %d has no affinity", s->name, v);
+			ret = -EIO;
+		} else if (cpumask_weight(mask) != 1) {
+			kv_fail("%s: vector %d's affinity is %*pbl, want one CPU",
+				s->name, v, cpumask_pr_args(mask));
+			ret = -EIO;
+		} else if (v < num_online_cpus() &&
+			   cpumask_intersects(mask, seen)) {
+			kv_fail("%s: vector %d shares CPU %*pbl with a lower vector",
+				s->name, v, cpumask_pr_args(mask));
+			ret = -EIO;
+		} else {
+			cpumask_or(seen, seen, mask);
+			ret = kv_vector_cpu(s, v, mask);
+		}
+	}
+	if (!ret)
+		kv_ok("%s: %d completion vectors on CPUs %*pbl, each event on its vector's CPU",
+		      s->name, dev->num_comp_vectors, cpumask_pr_args(seen));
+	free_cpumask_var(seen);
+	return ret;
+}
+
 static int __init kv_init(void)
 {
 	struct net *snet = kv_net(server_pid), *cnet = kv_net(client_pid);
@@ -1173,6 +1299,10 @@ static int __init kv_init(void)
 		ret = kv_cq_limits(&kv_cli);
 	if (!ret)
 		ret = kv_cq_limits(&kv_srv);
+	if (!ret)
+		ret = kv_vectors(&kv_cli);
+	if (!ret)
+		ret = kv_vectors(&kv_srv);
 out:
 	if (kv_listen_id)
 		rdma_destroy_id(kv_listen_id);

@@ -17,6 +17,9 @@
 # (deny_write=1) against siw0 and irdma1; irdma0's CQ overflowing
 # (cq_overflow=1) against irdma1.  The model must have run some of the
 # kernel QPs' WQEs in the posting context (its wqealloc_inline counter).
+# Each run also checks the completion vectors' affinity (one CPU each,
+# spread, events there); at the end every irdma interrupt must have been
+# taken on the CPU its IRQ is aimed at, the CEQs' on more than one CPU.
 # Then the modules unload and the kernel log is clean.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -100,6 +103,41 @@ kv() {
 	fi
 }
 
+# kv_irq_cpus: every interrupt of an irdma vector was taken on the CPU its
+# IRQ is aimed at (the model delivers on the effective affinity), and the
+# completion vectors together were taken on more than one CPU
+kv_irq_cpus() {
+	local irq name eff counts bad='' cpus='' n=0
+	while read -r irq name; do
+		eff=$(cat "/proc/irq/$irq/effective_affinity_list" 2>/dev/null)
+		counts=$(awk -v i="$irq:" '$1 == i {
+			for (c = 2; c <= NF && $c ~ /^[0-9]+$/; c++) printf "%s ", $c
+		}' /proc/interrupts)
+		t_log "IRQ $irq $name: aimed at CPU ${eff:-?}, taken per CPU: $counts"
+		n=$((n + 1))
+		# shellcheck disable=SC2086 # one word per CPU
+		set -- $counts
+		local c=0 x
+		for x in "$@"; do
+			if [ "$c" != "$eff" ] && [ "$x" != 0 ]; then
+				bad="$bad $name:cpu$c"
+			fi
+			if [ "$c" = "$eff" ] && [ "$x" != 0 ] && [[ $name == *ceq* ]]; then
+				cpus="$cpus $c"
+			fi
+			c=$((c + 1))
+		done
+	done < <(awk '$NF ~ /^irdma-.*-(aeq|ceq)[0-9]+$/ {
+		sub(":", "", $1); print $1, $NF
+	}' /proc/interrupts)
+	t_check "$P/irq-vectors-seen" test "$n" -gt 0
+	t_check "$P/irq-on-affinity-cpu" test -z "$bad"
+	[ -z "$bad" ] || t_log "interrupts taken off their CPU:$bad"
+	local spread
+	spread=$(echo "$cpus" | tr ' ' '\n' | sort -u | grep -c .)
+	t_check "$P/irq-ceqs-spread" test "$spread" -ge "$(($(nproc) < 2 ? 1 : 2))"
+}
+
 kv "$P/irdma-client-siw-ipv4" "$B4" 7301 "$kb_pid" 0 kb
 kv "$P/irdma-server-siw-ipv4" "$A4" 7302 0 "$kb_pid" kb
 kv "$P/irdma-client-siw-ipv6" "$B6" 7303 "$kb_pid" 0 kb
@@ -128,6 +166,7 @@ if t_check "$P/link-delete-siw" ip netns exec kb rdma link delete siw0 &&
 		sed -n 's/^wqealloc_inline //p' | awk '{ n += $1 } END { print n + 0 }')
 	t_log "WQEALLOC writes whose engine ran in the poster's context: $inline"
 	t_check "$P/post-runs-inline" test "$inline" -gt 0
+	kv_irq_cpus
 	t_check "$P/link-delete-irdma1" ip netns exec kb rdma link delete irdma1
 fi
 
