@@ -117,6 +117,8 @@ static int irdma_cq_setup_kernel(struct irdma_cq *cq, struct irdma_pci_f *rf)
 	if (!kcq)
 		return -ENOMEM;
 	spin_lock_init(&kcq->lock);
+	kcq->cq = cq;
+	INIT_WORK(&kcq->notify, irdma_kcq_notify_work);
 	INIT_LIST_HEAD(&kcq->flushed_sq);
 	INIT_LIST_HEAD(&kcq->flushed_rq);
 	ret = irdma_cq_ring_alloc(rf, &kcq->ring, cq->id, cq->size);
@@ -140,6 +142,7 @@ static void irdma_cq_release(struct irdma_cq *cq, struct irdma_pci_f *rf,
 			     struct irdma_ucontext *ucontext)
 {
 	if (cq->k) {
+		cancel_work_sync(&cq->k->notify);
 		irdma_dma_free(rf, &cq->k->ring.mem);
 		irdma_dma_free(rf, &cq->k->old.mem);
 		kfree(cq->k);
@@ -292,6 +295,7 @@ static void irdma_cq_leak(struct irdma_cq *cq, struct irdma_pci_f *rf,
 	synchronize_irq(rf->ceqs[cq->ceq_id].vec->irq);
 	synchronize_irq(rf->vectors[0].irq);
 	if (cq->k) {
+		cancel_work_sync(&cq->k->notify);
 		irdma_dma_leak(rf, &cq->k->ring.mem, err);
 		/* the ring before a resize is no longer the adapter's */
 		irdma_dma_free(rf, &cq->k->old.mem);

@@ -134,7 +134,7 @@ int irdma_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		    const struct ib_recv_wr **bad_wr);
 void irdma_cq_scrub(struct irdma_cq *cq, u32 qpn);
 void irdma_kqp_flushed(struct irdma_qp *iwqp);
-void irdma_kqp_flush_work(struct work_struct *work);
+void irdma_kcq_notify_work(struct work_struct *work);
 void irdma_kqp_forget(struct irdma_qp *iwqp);
 
 /* cq.c */

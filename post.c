@@ -10,6 +10,7 @@
  * sends in order; a CQE names the first quantum of the WQE it completes
  * and retires the unsignaled ones before it.
  */
+#include <linux/irq.h>
 #include <rdma/ib_verbs.h>
 
 #include "irdma.h"
@@ -128,6 +129,47 @@ static int irdma_post_one(struct irdma_qp *iwqp, const struct ib_send_wr *wr)
 }
 
 /**
+ * irdma_kcq_kick() - have a kernel CQ's consumer told, where its events go
+ * @cq: kernel CQ
+ *
+ * Completions the driver makes are signalled on the CPU that takes the
+ * CQ's vector, as the adapter's are: consumers that map their queues to
+ * vectors (ib_get_vector_affinity()) find them there.
+ *
+ * Context: any.
+ */
+static void irdma_kcq_kick(struct irdma_cq *cq)
+{
+	struct irdma_pci_f *rf = to_iwdev(cq->ibcq.device)->rf;
+	const struct cpumask *m;
+	int cpu = WORK_CPU_UNBOUND;
+
+	m = irq_get_effective_affinity_mask(rf->ceqs[cq->ceq_id].vec->irq);
+	if (m) {
+		cpu = cpumask_first_and(m, cpu_online_mask);
+		if (cpu >= nr_cpu_ids)
+			cpu = WORK_CPU_UNBOUND;
+	}
+	queue_work_on(cpu, system_highpri_wq, &cq->k->notify);
+}
+
+/**
+ * irdma_kqp_kick() - tell a flushed kernel QP's CQs about new completions
+ * @iwqp: kernel QP
+ *
+ * Context: any.
+ */
+static void irdma_kqp_kick(struct irdma_qp *iwqp)
+{
+	struct irdma_cq *scq = to_icq(iwqp->ibqp.send_cq);
+	struct irdma_cq *rcq = to_icq(iwqp->ibqp.recv_cq);
+
+	irdma_kcq_kick(scq);
+	if (rcq != scq)
+		irdma_kcq_kick(rcq);
+}
+
+/**
  * irdma_post_send() - post send work requests on a kernel QP
  * @ibqp: QP
  * @wr: the chain
@@ -171,7 +213,7 @@ int irdma_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	 * look at them any more, so the driver does (irdma_poll_flushed()).
 	 */
 	if (flushed)
-		queue_work(system_highpri_wq, &iwqp->flush_work);
+		irdma_kqp_kick(iwqp);
 	else
 		/* the doorbell is ordered after the WQEs by the MMIO write */
 		irdma_wr32(iwqp->iwdev->rf, IRDMA_REG_WQEALLOC, iwqp->id);
@@ -234,7 +276,7 @@ int irdma_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	spin_unlock_irqrestore(&k->lock, flags);
 	/* see irdma_post_send() */
 	if (posted && flushed)
-		queue_work(system_highpri_wq, &iwqp->flush_work);
+		irdma_kqp_kick(iwqp);
 	return ret;
 }
 
@@ -613,7 +655,7 @@ static bool irdma_kcq_flush_pending(struct irdma_kcq *kcq)
  * event for those.  The handler runs only if the consumer armed the CQ
  * since the last event, as with the adapter's events.
  *
- * Context: process context (flush work).
+ * Context: process context (the CQ's notify work).
  */
 static void irdma_kcq_notify(struct irdma_cq *cq)
 {
@@ -631,21 +673,15 @@ static void irdma_kcq_notify(struct irdma_cq *cq)
 }
 
 /**
- * irdma_kqp_flush_work() - flush_work of a kernel QP: tell its CQs
- * @work: the QP's flush_work
+ * irdma_kcq_notify_work() - a kernel CQ's notify work
+ * @work: the CQ's notify
  *
- * Context: process context (system_highpri_wq); irdma_destroy_qp()
- * cancels it.
+ * Context: process context (system_highpri_wq, on the CPU of the CQ's
+ * vector); the CQ's destroy cancels it.
  */
-void irdma_kqp_flush_work(struct work_struct *work)
+void irdma_kcq_notify_work(struct work_struct *work)
 {
-	struct irdma_qp *iwqp = container_of(work, struct irdma_qp, flush_work);
-	struct irdma_cq *scq = to_icq(iwqp->ibqp.send_cq);
-	struct irdma_cq *rcq = to_icq(iwqp->ibqp.recv_cq);
-
-	irdma_kcq_notify(scq);
-	if (rcq != scq)
-		irdma_kcq_notify(rcq);
+	irdma_kcq_notify(container_of(work, struct irdma_kcq, notify)->cq);
 }
 
 /**
@@ -690,12 +726,12 @@ void irdma_kqp_flushed(struct irdma_qp *iwqp)
 			       &to_icq(iwqp->ibqp.send_cq)->k->flushed_sq, k);
 	irdma_kqp_list_flushed(to_icq(iwqp->ibqp.recv_cq), &k->rq_flush,
 			       &to_icq(iwqp->ibqp.recv_cq)->k->flushed_rq, k);
-	queue_work(system_highpri_wq, &iwqp->flush_work);
+	irdma_kqp_kick(iwqp);
 }
 
 /**
  * irdma_kqp_forget() - take a kernel QP being destroyed off its CQs' lists
- * @iwqp: QP; its flush_work is cancelled and nothing posts any more
+ * @iwqp: QP; nothing posts any more
  */
 void irdma_kqp_forget(struct irdma_qp *iwqp)
 {

@@ -423,7 +423,6 @@ int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 	refcount_set(&iwqp->refcnt, 1);	/* the QP table's */
 	init_completion(&iwqp->free);
 	mutex_init(&iwqp->state_lock);
-	INIT_WORK(&iwqp->flush_work, irdma_kqp_flush_work);
 
 	id = ida_alloc_range(&rf->qp_ida, IRDMA_FIRST_USER_QP_ID, rf->max_qp - 1,
 			     GFP_KERNEL);
@@ -687,7 +686,6 @@ int irdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	irdma_qp_put(iwqp);
 	wait_for_completion(&iwqp->free);
 	/* nothing flushes it any more: the CQs forget it */
-	cancel_work_sync(&iwqp->flush_work);
 	irdma_kqp_forget(iwqp);
 	/* pollers of kernel CQs are done with it; its old CQEs are skipped */
 	irdma_cq_scrub(to_icq(ibqp->send_cq), iwqp->id);

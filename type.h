@@ -658,6 +658,9 @@ struct irdma_mr {
  * @old_live: @old may still hold CQEs not polled
  * @armed: the consumer asked for an event and none came since
  * @arm_solicited: that request was for solicited completions only
+ * @cq: the CQ this is the state of
+ * @notify: tells the consumer about completions the driver makes for a
+ *	flushed QP (irdma_kcq_notify_work()), on the CPU of the CQ's vector
  * @lock: protects @ring's and @old's consumer state, polling, the two
  *	lists, @old_live, @armed and @arm_solicited
  */
@@ -669,6 +672,8 @@ struct irdma_kcq {
 	struct list_head flushed_rq;
 	bool armed;
 	bool arm_solicited;
+	struct irdma_cq *cq;
+	struct work_struct notify;
 	spinlock_t lock;	/* see @lock above */
 };
 
@@ -811,8 +816,6 @@ enum irdma_qp_flags {
  * @wr_en: remote writes allowed (access flags)
  * @state_lock: serialises modify_qp, the offload and destroy
  * @k: kernel QP state, or NULL for a user QP
- * @flush_work: kernel QPs: tells the CQs' consumers about completions the
- *	driver makes for a flushed QP (irdma_kqp_flush_work())
  */
 struct irdma_qp {
 	struct ib_qp ibqp;
@@ -845,7 +848,6 @@ struct irdma_qp {
 	bool wr_en;
 	struct mutex state_lock;	/* see @state_lock above */
 	struct irdma_kqp *k;
-	struct work_struct flush_work;
 };
 
 /**
