@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * rdma_cm helpers of the test programs (cm_loop, cm_reject): waiting for
- * an event with a timeout, and numeric address resolution.  Include after
- * <rdma/rdma_cma.h>, <poll.h>, <netdb.h> and <stdio.h>, with PROG defined
- * as the program's name (the prefix of its messages).
+ * rdma_cm helpers of the test programs (cm_loop, cm_reject, ...): waiting
+ * for an event or a completion with a timeout, and numeric address
+ * resolution.  Include after <rdma/rdma_cma.h>, <poll.h>, <netdb.h> and
+ * <stdio.h>, with PROG defined as the program's name (the prefix of its
+ * messages).
  */
 #ifndef IRDMA_TEST_CM_UTIL_H
 #define IRDMA_TEST_CM_UTIL_H
+
+#include <time.h>
+#include <unistd.h>
 
 /* seconds an event (or an address or route resolution) may take */
 static int timeout_s = 10;
@@ -78,6 +82,38 @@ static int resolve(const char *addr, const char *port, struct addrinfo **res)
 		fprintf(stderr, PROG ": %s:%s: %s\n", addr, port,
 			gai_strerror(err));
 	return err ? -1 : 0;
+}
+
+/* poll one completion of @cq within the time limit; 0 with *wc filled */
+static inline int poll_cq_one(struct ibv_cq *cq, struct ibv_wc *wc)
+{
+	time_t end = time(NULL) + timeout_s;
+	int n;
+
+	do {
+		n = ibv_poll_cq(cq, 1, wc);
+		if (n)
+			return n == 1 ? 0 : -1;
+		usleep(1000);
+	} while (time(NULL) < end);
+	fprintf(stderr, PROG ": no completion within %d s\n", timeout_s);
+	return -1;
+}
+
+/* the next CQ event on @cc within the time limit, acknowledged */
+static inline int wait_cq_event(struct ibv_comp_channel *cc)
+{
+	struct pollfd pfd = { .fd = cc->fd, .events = POLLIN };
+	struct ibv_cq *cq;
+	void *ctx;
+
+	if (poll(&pfd, 1, timeout_s * 1000) != 1 ||
+	    ibv_get_cq_event(cc, &cq, &ctx)) {
+		fprintf(stderr, PROG ": no CQ event within %d s\n", timeout_s);
+		return -1;
+	}
+	ibv_ack_cq_events(cq, 1);
+	return 0;
 }
 
 #endif /* IRDMA_TEST_CM_UTIL_H */

@@ -92,22 +92,6 @@ static void teardown(struct conn *c)
 		ibv_dealloc_pd(c->pd);
 }
 
-/* poll one completion within the time limit; 0 with *wc filled */
-static int poll_one(struct conn *c, struct ibv_wc *wc)
-{
-	time_t end = time(NULL) + timeout_s;
-	int n;
-
-	do {
-		n = ibv_poll_cq(c->cq, 1, wc);
-		if (n)
-			return n == 1 ? 0 : -1;
-		usleep(1000);
-	} while (time(NULL) < end);
-	fprintf(stderr, PROG ": no completion within %d s\n", timeout_s);
-	return -1;
-}
-
 static int post_sends(struct conn *c, int first, int n)
 {
 	struct ibv_send_wr *bad;
@@ -132,29 +116,13 @@ static int post_sends(struct conn *c, int first, int n)
 	return 0;
 }
 
-/* the CQ's event: a completion is in the ring (none polled) */
-static int wait_event(struct conn *c)
-{
-	struct pollfd pfd = { .fd = c->cc->fd, .events = POLLIN };
-	struct ibv_cq *cq;
-	void *ctx;
-
-	if (poll(&pfd, 1, timeout_s * 1000) != 1 ||
-	    ibv_get_cq_event(c->cc, &cq, &ctx)) {
-		fprintf(stderr, PROG ": no CQ event within %d s\n", timeout_s);
-		return -1;
-	}
-	ibv_ack_cq_events(cq, 1);
-	return 0;
-}
-
 static int client_round(struct conn *c, int first, int size)
 {
 	struct ibv_wc wc;
 	int i, ret;
 
 	if (ibv_req_notify_cq(c->cq, 0) || post_sends(c, first, 8) ||
-	    wait_event(c))
+	    wait_cq_event(c->cc))
 		return -1;
 	/* the rest of the eight on their way into the ring */
 	usleep(200000);
@@ -167,7 +135,7 @@ static int client_round(struct conn *c, int first, int size)
 	if (post_sends(c, first + 8, 8))
 		return -1;
 	for (i = first; i < first + 16; i++) {
-		if (poll_one(c, &wc))
+		if (poll_cq_one(c->cq, &wc))
 			return -1;
 		if (wc.status != IBV_WC_SUCCESS || wc.wr_id != (uint64_t)i ||
 		    wc.opcode != IBV_WC_SEND) {
@@ -269,7 +237,7 @@ static int server(const char *addr, const char *port)
 	    expect_event(ch, RDMA_CM_EVENT_ESTABLISHED, NULL))
 		goto out;
 	for (i = 0; i < SENDS; i++) {
-		if (poll_one(&c, &wc) || wc.status != IBV_WC_SUCCESS ||
+		if (poll_cq_one(c.cq, &wc) || wc.status != IBV_WC_SUCCESS ||
 		    wc.wr_id != (uint64_t)i) {
 			fprintf(stderr, PROG ": Recv %d missing or bad\n", i);
 			goto out;
