@@ -360,6 +360,7 @@ static int irdma_sq_next_wr(struct irdma_kqp *k)
  * irdma_poll_one() - turn one CQE into a work completion
  * @cq: kernel CQ
  * @cqe: the CQE (valid)
+ * @ext: its extended CQE (EXTCQE: the next slot), or NULL
  * @wc: filled in
  * @consume: set to false when the CQE must be reported again (a flush
  *	CQE stands for every WR left in its queue)
@@ -368,7 +369,8 @@ static int irdma_sq_next_wr(struct irdma_kqp *k)
  * Return: true if @wc was filled.
  */
 static bool irdma_poll_one(struct irdma_cq *cq, struct irdma_cqe *cqe,
-			   struct ib_wc *wc, bool *consume)
+			   const struct irdma_cqe *ext, struct ib_wc *wc,
+			   bool *consume)
 {
 	struct irdma_pci_f *rf = to_iwdev(cq->ibcq.device)->rf;
 	u64 hdr = le64_to_cpu(cqe->qw[IRDMA_CQE_HDR]);
@@ -430,6 +432,15 @@ static bool irdma_poll_one(struct irdma_cq *cq, struct irdma_cqe *cqe,
 		wc->opcode = IB_WC_RECV;
 		wc->byte_len = le64_get_bits(cqe->qw[IRDMA_CQE_QW0],
 					     IRDMA_CQE_QW0_PAYLDLEN);
+		/* iWARP has immediate data after an RDMA Write only */
+		if (ext && !err && le64_get_bits(ext->qw[IRDMA_CQE_HDR],
+						 IRDMA_CQE_EXT_QW3_IMMVALID)) {
+			u64 imm = le64_to_cpu(ext->qw[IRDMA_CQE_EXT_QW0]);
+
+			wc->opcode = IB_WC_RECV_RDMA_WITH_IMM;
+			wc->wc_flags |= IB_WC_WITH_IMM;
+			wc->ex.imm_data = cpu_to_be32(lower_32_bits(imm));
+		}
 		if (FIELD_GET(IRDMA_CQE_QW3_STAG, hdr)) {
 			wc->wc_flags |= IB_WC_WITH_INVALIDATE;
 			wc->ex.invalidate_rkey =
@@ -533,6 +544,49 @@ static bool irdma_cqe_ready(const struct irdma_cq_ring *r)
 }
 
 /**
+ * irdma_ring_step() - move a ring's head past one slot
+ * @r: ring
+ */
+static void irdma_ring_step(struct irdma_cq_ring *r)
+{
+	if (++r->head == r->size) {
+		r->head = 0;
+		r->polarity ^= 1;
+	}
+}
+
+/**
+ * irdma_cqe_ext() - the extended CQE that follows the one at a ring's head
+ * @r: ring, its head CQE valid
+ * @cqe: that CQE
+ *
+ * The adapter writes a CQE with EXTCQE and its extension in the next slot
+ * together (the first one's header last), so the extension is valid once
+ * the CQE is; its valid bit is that of its own slot's lap.
+ *
+ * Return: the extension, NULL without EXTCQE or when it is not valid.
+ */
+static const struct irdma_cqe *irdma_cqe_ext(const struct irdma_cq_ring *r,
+					     const struct irdma_cqe *cqe)
+{
+	const struct irdma_cqe *ext;
+	u32 at = r->head + 1;
+	u8 pol = r->polarity;
+
+	if (!le64_get_bits(cqe->qw[IRDMA_CQE_HDR], IRDMA_CQE_QW3_EXTCQE))
+		return NULL;
+	if (at == r->size) {
+		at = 0;
+		pol ^= 1;
+	}
+	ext = (struct irdma_cqe *)r->mem.va + at;
+	if (le64_get_bits(READ_ONCE(ext->qw[IRDMA_CQE_HDR]),
+			  IRDMA_CQE_EXT_QW3_VALID) != pol)
+		return NULL;
+	return ext;
+}
+
+/**
  * irdma_poll_ring() - reap the completions of one ring of a kernel CQ
  * @cq: CQ
  * @r: its current ring, or the ring before its last resize
@@ -557,6 +611,7 @@ static int irdma_poll_ring(struct irdma_cq *cq, struct irdma_cq_ring *r,
 	*empty = false;
 	while (n < num_entries) {
 		struct irdma_cqe *cqe = &ring[r->head];
+		const struct irdma_cqe *ext;
 		bool consume;
 
 		if (!irdma_cqe_ready(r)) {
@@ -565,14 +620,14 @@ static int irdma_poll_ring(struct irdma_cq *cq, struct irdma_cq_ring *r,
 		}
 		/* read the CQE body only after seeing it valid */
 		dma_rmb();
-		if (irdma_poll_one(cq, cqe, &wc[n], &consume))
+		ext = irdma_cqe_ext(r, cqe);
+		if (irdma_poll_one(cq, cqe, ext, &wc[n], &consume))
 			n++;
 		if (!consume)
 			continue;
-		if (++r->head == r->size) {
-			r->head = 0;
-			r->polarity ^= 1;
-		}
+		if (le64_get_bits(cqe->qw[IRDMA_CQE_HDR], IRDMA_CQE_QW3_EXTCQE))
+			irdma_ring_step(r);
+		irdma_ring_step(r);
 		if (shadowed)
 			WRITE_ONCE(r->shadow[IRDMA_CQ_SHADOW_QW0],
 				   le64_encode_bits(r->head,

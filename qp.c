@@ -459,7 +459,7 @@ int irdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 		resp.actual_sq_size = attr->cap.max_send_wr;
 		resp.actual_rq_size = attr->cap.max_recv_wr;
 		resp.lsmm = 1;
-		resp.qp_caps = 0;
+		resp.qp_caps = IRDMA_QP_CAP_WRITE_IMM;
 		ret = ib_copy_to_udata(udata, &resp,
 				       min(sizeof(resp), udata->outlen));
 		if (ret)

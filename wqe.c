@@ -45,23 +45,26 @@ static void irdma_wqe_frag(__le64 *w, const struct ib_sge *sge, u8 pol)
  * @wqe: first quantum of the WQE
  * @sg: SGEs
  * @n: how many
+ * @first: fragment slot of the first SGE: 1 when word 0 holds immediate
+ *	data, else 0
  * @pol: valid bit
  *
- * Return: ADDFRAGCNT (fragments after the first, padding included).
+ * Return: ADDFRAGCNT (fragment slots after the first, padding included).
  */
 static u32 irdma_wqe_frags(struct irdma_wqe *wqe, const struct ib_sge *sg,
-			   u32 n, u8 pol)
+			   u32 n, u32 first, u8 pol)
 {
+	u32 slots = n + first, i, add;
 	__le64 *w = wqe->qw;
-	u32 i, add;
 
-	irdma_wqe_frag(&w[irdma_wqe_frag_word(0)], n ? &sg[0] : NULL, pol);
-	for (i = 1; i < n; i++)
-		irdma_wqe_frag(&w[irdma_wqe_frag_word(i)], &sg[i], pol);
-	add = n > 1 ? n - 1 : 0;
+	/* slot 0 is written even without an SGE: a null fragment */
+	for (i = first; i < max(slots, 1U); i++)
+		irdma_wqe_frag(&w[irdma_wqe_frag_word(i)],
+			       i < slots ? &sg[i - first] : NULL, pol);
+	add = slots > 1 ? slots - 1 : 0;
 	/* GEN_2: an even number of fragments gets a null one */
-	if (n && !(n & 1)) {
-		irdma_wqe_frag(&w[irdma_wqe_frag_word(n)], NULL, pol);
+	if (slots && !(slots & 1)) {
+		irdma_wqe_frag(&w[irdma_wqe_frag_word(slots)], NULL, pol);
 		add++;
 	}
 	return add;
@@ -122,6 +125,10 @@ int irdma_wqe_plan(const struct ib_send_wr *wr, struct irdma_wqe_plan *p)
 	case IB_WR_RDMA_READ:
 		p->op = IRDMA_WQE_OP_RDMA_READ;
 		break;
+	case IB_WR_RDMA_WRITE_WITH_IMM:
+		/* the immediate data takes fragment slot 0 */
+		p->imm = true;
+		fallthrough;
 	case IB_WR_RDMA_WRITE:
 		p->op = sol ? IRDMA_WQE_OP_RDMA_WRITE_SOL :
 			IRDMA_WQE_OP_RDMA_WRITE;
@@ -138,13 +145,16 @@ int irdma_wqe_plan(const struct ib_send_wr *wr, struct irdma_wqe_plan *p)
 		return -EINVAL;
 	}
 	if (wr->opcode != IB_WR_SEND && wr->opcode != IB_WR_SEND_WITH_INV) {
-		if (wr->opcode != IB_WR_RDMA_WRITE &&
+		if (p->op != IRDMA_WQE_OP_RDMA_WRITE &&
+		    p->op != IRDMA_WQE_OP_RDMA_WRITE_SOL &&
 		    wr->num_sge > IRDMA_GEN2_MAX_READ_SGES)
 			return -EINVAL;
 		p->hdr = FIELD_PREP(IRDMA_WQE_HDR_REMSTAG, rdma_wr(wr)->rkey);
 		p->qw2 = rdma_wr(wr)->remote_addr;
 	}
-	p->quanta = irdma_wqe_quanta(wr->num_sge);
+	if (p->imm)
+		p->hdr |= IRDMA_WQE_HDR_IMMDATAFLAG;
+	p->quanta = irdma_wqe_quanta(wr->num_sge + p->imm);
 	p->len = irdma_wqe_sge_len(wr->sg_list, wr->num_sge);
 	return 0;
 }
@@ -175,7 +185,11 @@ u64 irdma_wqe_send(struct irdma_wqe *wqe, const struct ib_send_wr *wr,
 		if (fence)
 			hdr |= IRDMA_WQE_HDR_LOCALFENCE;
 	} else if (wr->opcode != IB_WR_REG_MR) {
-		add = irdma_wqe_frags(wqe, wr->sg_list, wr->num_sge, pol);
+		if (p->imm)
+			wqe->qw[IRDMA_WQE_FRAG0_ADDR] =
+				cpu_to_le64(be32_to_cpu(wr->ex.imm_data));
+		add = irdma_wqe_frags(wqe, wr->sg_list, wr->num_sge, p->imm,
+				      pol);
 		wqe->qw[IRDMA_WQE_REMOTE_TO] = cpu_to_le64(p->qw2);
 	}
 	return hdr | FIELD_PREP(IRDMA_WQE_HDR_OPCODE, p->op) |
@@ -228,7 +242,7 @@ u64 irdma_wqe_fastreg(struct irdma_wqe *wqe, const struct irdma_wqe_fastreg *fr)
 u64 irdma_wqe_recv(struct irdma_wqe *wqe, const struct ib_sge *sg, u32 n,
 		   u8 pol)
 {
-	u32 add = irdma_wqe_frags(wqe, sg, n, pol);
+	u32 add = irdma_wqe_frags(wqe, sg, n, 0, pol);
 
 	return FIELD_PREP(IRDMA_WQE_HDR_ADDFRAGCNT, add) |
 	       FIELD_PREP(IRDMA_WQE_HDR_VALID, pol);

@@ -25,9 +25,11 @@
  * @len: bytes the request moves (0 for memory operations)
  * @hdr: header bits that depend on the request alone (remote STag)
  * @qw2: word 2 (the remote address of an RDMA operation)
+ * @imm: an RDMA Write with immediate data (word 0, IMMDATAFLAG)
  */
 struct irdma_wqe_plan {
 	u8 op;
+	bool imm;
 	u32 quanta;
 	u32 len;
 	u64 hdr;

@@ -53,6 +53,50 @@ void irdma_sim_iw_fail(struct irdma_sim_iw *iw, u32 ae, u32 src)
 }
 
 /**
+ * irdma_sim_iw_cqe_ext() - write a CQE for the QP, extended or not
+ * @iw: engine
+ * @sq: SQ completion (send CQ), else RQ (receive CQ)
+ * @qw0: word 0 (payload length)
+ * @qw2_extra: word 2 bits besides the QP id (invalidated STag)
+ * @hdr: word 3 without the valid bit
+ * @solicited: solicited or error CQE (ARM_NEXT_SE)
+ * @ext: the extended CQE to follow it in the next slot (EXTCQE), or NULL
+ *
+ * Return: 0, or a negative errno when the CQE was lost (CQ full or gone).
+ */
+static int irdma_sim_iw_cqe_ext(struct irdma_sim_iw *iw, bool sq, u64 qw0,
+				u64 qw2_extra, u64 hdr, bool solicited,
+				const struct irdma_cqe *ext)
+{
+	struct irdma_sim *sim = iw->sim;
+	struct irdma_sim_qp *qp = iw->qp;
+	struct irdma_cqe cqe[2] = {};
+	struct irdma_sim_cq *cq;
+	unsigned long flags;
+	int ret = -ENODEV;
+
+	if (ext) {
+		hdr |= IRDMA_CQE_QW3_EXTCQE;
+		cqe[1] = *ext;
+	}
+	cqe[0].qw[IRDMA_CQE_QW0] = cpu_to_le64(qw0);
+	cqe[0].qw[IRDMA_CQE_COMPCTX] = cpu_to_le64(qp->comp_ctx);
+	cqe[0].qw[IRDMA_CQE_QW2] =
+		cpu_to_le64(FIELD_PREP(IRDMA_CQE_QW2_QPID, qp->id) | qw2_extra);
+	cqe[0].qw[IRDMA_CQE_HDR] = cpu_to_le64(hdr | (sq ? IRDMA_CQE_QW3_SQ : 0));
+	spin_lock_irqsave(&sim->lock, flags);
+	if (irdma_sim_iw_live(iw)) {
+		cq = irdma_sim_cq_get(sim, sq ? qp->txcq : qp->rxcq);
+		ret = cq ? irdma_sim_cq_post_n(sim, cq, cqe, ext ? 2 : 1,
+					       solicited) : -ENOENT;
+	}
+	spin_unlock_irqrestore(&sim->lock, flags);
+	if (!ret)
+		iw->stats.cqes++;
+	return ret;
+}
+
+/**
  * irdma_sim_iw_cqe() - write a CQE for the QP
  * @iw: engine
  * @sq: SQ completion (send CQ), else RQ (receive CQ)
@@ -66,28 +110,8 @@ void irdma_sim_iw_fail(struct irdma_sim_iw *iw, u32 ae, u32 src)
 int irdma_sim_iw_cqe(struct irdma_sim_iw *iw, bool sq, u64 qw0,
 		     u64 qw2_extra, u64 hdr, bool solicited)
 {
-	struct irdma_sim *sim = iw->sim;
-	struct irdma_sim_qp *qp = iw->qp;
-	struct irdma_cqe cqe = {};
-	struct irdma_sim_cq *cq;
-	unsigned long flags;
-	int ret = -ENODEV;
-
-	cqe.qw[IRDMA_CQE_QW0] = cpu_to_le64(qw0);
-	cqe.qw[IRDMA_CQE_COMPCTX] = cpu_to_le64(qp->comp_ctx);
-	cqe.qw[IRDMA_CQE_QW2] =
-		cpu_to_le64(FIELD_PREP(IRDMA_CQE_QW2_QPID, qp->id) | qw2_extra);
-	cqe.qw[IRDMA_CQE_HDR] = cpu_to_le64(hdr | (sq ? IRDMA_CQE_QW3_SQ : 0));
-	spin_lock_irqsave(&sim->lock, flags);
-	if (irdma_sim_iw_live(iw)) {
-		cq = irdma_sim_cq_get(sim, sq ? qp->txcq : qp->rxcq);
-		ret = cq ? irdma_sim_cq_post_n(sim, cq, &cqe, 1, solicited) :
-			   -ENOENT;
-	}
-	spin_unlock_irqrestore(&sim->lock, flags);
-	if (!ret)
-		iw->stats.cqes++;
-	return ret;
+	return irdma_sim_iw_cqe_ext(iw, sq, qw0, qw2_extra, hdr, solicited,
+				    NULL);
 }
 
 /**
@@ -247,6 +271,30 @@ void irdma_sim_iw_rq_complete(struct irdma_sim_iw *iw, bool se, u32 inv,
 			 FIELD_PREP(IRDMA_CQE_QW0_PAYLDLEN, iw->rq.len),
 			 FIELD_PREP(IRDMA_CQE_QW2_INVSTAG, inv), hdr,
 			 se || minor);
+	iw->rq.active = false;
+}
+
+/**
+ * irdma_sim_iw_rq_complete_imm() - complete the receive WQE taken by an
+ * Immediate Data message
+ * @iw: engine
+ * @se: Immediate Data with Solicited Event
+ * @imm: the message's 8 bytes, as a big-endian number
+ *
+ * The CQE is extended: the data in the extension's word 0, IMMVALID in
+ * its word 3; the payload length is 0 (the Write's length is not known
+ * to this end).
+ */
+void irdma_sim_iw_rq_complete_imm(struct irdma_sim_iw *iw, bool se, u64 imm)
+{
+	struct irdma_cqe ext = {};
+
+	ext.qw[IRDMA_CQE_EXT_QW0] = cpu_to_le64(imm);
+	ext.qw[IRDMA_CQE_HDR] = cpu_to_le64(IRDMA_CQE_EXT_QW3_IMMVALID);
+	irdma_sim_iw_cqe_ext(iw, false, 0, 0,
+			     FIELD_PREP(IRDMA_CQE_QW3_WQEIDX,
+					iw->rq.idx << iw->rq_shift) |
+			     (se ? IRDMA_CQE_QW3_SOEVENT : 0), se, &ext);
 	iw->rq.active = false;
 }
 

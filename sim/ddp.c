@@ -793,6 +793,30 @@ void irdma_sim_iw_send_term(struct irdma_sim_iw *iw, u8 words)
 }
 
 /**
+ * irdma_sim_iw_send_imm() - send the Immediate Data message after a Write
+ * @iw: engine (room checked by the caller)
+ * @m: the Write with immediate data, its Write sent
+ *
+ * RFC 7306: an untagged message on queue 0 with the next Send MSN, one
+ * FPDU, 8 bytes of immediate data.  The WQE completes once it is out.
+ */
+static void irdma_sim_iw_send_imm(struct irdma_sim_iw *iw,
+				  struct irdma_sim_iw_msg *m)
+{
+	u32 start = iw->txlen;
+	u8 *p = iw->tx + start + IRDMA_MPA_HLEN;
+
+	irdma_sim_iw_untagged(p, true, m->imm_se ? IRDMA_SIM_RDMAP_IMM_SE :
+			      IRDMA_SIM_RDMAP_IMM, 0, IRDMA_SIM_QN_SEND,
+			      iw->msn[IRDMA_SIM_QN_SEND]++, 0);
+	put_unaligned_be64(m->imm_data, p + IRDMA_DDP_UNTAGGED_HLEN);
+	irdma_sim_iw_fpdu_end(iw, start, IRDMA_DDP_UNTAGGED_HLEN +
+			      IRDMA_SIM_IMM_LEN);
+	iw->stats.imm_sent++;
+	irdma_sim_iw_msg_done(iw);
+}
+
+/**
  * irdma_sim_iw_msg_src() - read payload of the message in progress
  * @iw: engine
  * @m: message
@@ -865,6 +889,10 @@ bool irdma_sim_iw_tx(struct irdma_sim_iw *iw)
 	if (m->pend == U32_MAX)
 		r = &iw->rresps[iw->rs_head];
 	start = iw->txlen;
+	if (m->imm_next) {
+		irdma_sim_iw_send_imm(iw, m);
+		return true;
+	}
 
 	if (m->stream) {
 		/* LSMM: raw bytes on the stream */
@@ -914,7 +942,10 @@ bool irdma_sim_iw_tx(struct irdma_sim_iw *iw)
 			irdma_sim_gstat_add(iw->sim, m->tagged ?
 					    IRDMA_GSTAT_RDMA_TX_WRITES :
 					    IRDMA_GSTAT_RDMA_TX_SENDS, 1);
-			irdma_sim_iw_msg_done(iw);
+			if (m->imm)
+				m->imm_next = true;
+			else
+				irdma_sim_iw_msg_done(iw);
 		}
 	}
 	return true;
@@ -1075,6 +1106,52 @@ static int irdma_sim_iw_rx_tagged(struct irdma_sim_iw *iw, const u8 *p,
 }
 
 /**
+ * irdma_sim_iw_rx_imm() - an Immediate Data message from the peer
+ * @iw: engine
+ * @p: ULPDU (queue 0, opcode Immediate Data or Immediate Data with SE)
+ * @len: ULPDU bytes
+ *
+ * RFC 7306: one FPDU of 8 bytes on queue 0, in MSN order with the Sends.
+ * It takes a receive WQE, places nothing in its buffers and completes it
+ * with the data in an extended CQE (IMMVALID); after the Write before it,
+ * whose data is placed by then.
+ *
+ * Return: 0 or -EIO.
+ */
+static int irdma_sim_iw_rx_imm(struct irdma_sim_iw *iw, const u8 *p, u32 len)
+{
+	bool se = (p[1] & IRDMA_SIM_RDMAP_OPMASK) == IRDMA_SIM_RDMAP_IMM_SE;
+	u32 msn = get_unaligned_be32(p + 10);
+	int ret;
+
+	/* not inside a Send, not split, nothing but the 8 bytes */
+	if (iw->rq.active)
+		return irdma_sim_iw_term_peer(iw,
+					      IRDMA_AE_RDMAP_ROE_UNEXPECTED_OPCODE,
+					      IRDMA_AE_SOURCE_RQ, p);
+	if (!(p[0] & IRDMA_SIM_DDP_LAST) || get_unaligned_be32(p + 14) ||
+	    len != IRDMA_DDP_UNTAGGED_HLEN + IRDMA_SIM_IMM_LEN)
+		return irdma_sim_iw_term_peer(iw, IRDMA_AE_DDP_UBE_INVALID_MO,
+					      IRDMA_AE_SOURCE_RQ, p);
+	if (msn != iw->rx_msn[IRDMA_SIM_QN_SEND])
+		return irdma_sim_iw_term_peer(iw,
+					      IRDMA_AE_DDP_INVALID_MSN_GAP_IN_MSN,
+					      IRDMA_AE_SOURCE_RQ, p);
+	ret = irdma_sim_iw_rq_take(iw);
+	if (ret == -EAGAIN)	/* no receive posted: a DDP error */
+		return irdma_sim_iw_term_peer(iw, IRDMA_SIM_AE_NO_BUF,
+					      IRDMA_AE_SOURCE_RQ, p);
+	if (ret)		/* our receive WQE is bad: a local error */
+		return irdma_sim_iw_term_peer(iw, IRDMA_AE_WQE_UNEXPECTED_OPCODE,
+					      IRDMA_AE_SOURCE_RQ, NULL);
+	irdma_sim_iw_rq_complete_imm(iw, se, get_unaligned_be64(p +
+						IRDMA_DDP_UNTAGGED_HLEN));
+	iw->rx_msn[IRDMA_SIM_QN_SEND]++;
+	iw->stats.imm_recv++;
+	return 0;
+}
+
+/**
  * irdma_sim_iw_rx_send() - an FPDU of a Send
  * @iw: engine
  * @p: ULPDU
@@ -1095,6 +1172,8 @@ static int irdma_sim_iw_rx_send(struct irdma_sim_iw *iw, const u8 *p, u32 len)
 	u32 inv = 0;
 	int ret;
 
+	if (op == IRDMA_SIM_RDMAP_IMM || op == IRDMA_SIM_RDMAP_IMM_SE)
+		return irdma_sim_iw_rx_imm(iw, p, len);
 	if (op != IRDMA_SIM_RDMAP_SEND && op != IRDMA_SIM_RDMAP_SEND_INV &&
 	    op != IRDMA_SIM_RDMAP_SEND_SE && op != IRDMA_SIM_RDMAP_SEND_SE_INV)
 		return irdma_sim_iw_term_peer(iw,

@@ -65,7 +65,9 @@
 #define IRDMA_SIM_RDMAP_OPMASK		0x0f
 #define IRDMA_SIM_RREQ_LEN		28
 #define IRDMA_SIM_MPA_CRCLEN		4
+#define IRDMA_SIM_IMM_LEN		8	/* RFC 7306 Immediate Data */
 
+/* RFC 5040 opcodes, and RFC 7306's Immediate Data (with SE) */
 enum irdma_sim_rdmap_op {
 	IRDMA_SIM_RDMAP_WRITE = 0,
 	IRDMA_SIM_RDMAP_READ_REQ = 1,
@@ -75,6 +77,8 @@ enum irdma_sim_rdmap_op {
 	IRDMA_SIM_RDMAP_SEND_SE = 5,
 	IRDMA_SIM_RDMAP_SEND_SE_INV = 6,
 	IRDMA_SIM_RDMAP_TERMINATE = 7,
+	IRDMA_SIM_RDMAP_IMM = 8,
+	IRDMA_SIM_RDMAP_IMM_SE = 9,
 };
 
 /* untagged queue numbers */
@@ -111,6 +115,11 @@ struct irdma_sim_sge {
  * @msn: MSN (untagged)
  * @pend: completion-ring slot, or U32_MAX for a read response
  * @resp_src: read response: source STag
+ * @imm: an RDMA Write with immediate data: an Immediate Data message
+ *	follows the Write
+ * @imm_se: that message is Immediate Data with Solicited Event
+ * @imm_next: the Write is out, the Immediate Data message is next
+ * @imm_data: the immediate data (WQE word 0), sent as 8 bytes big-endian
  * @inl: inline data (@sge unused)
  */
 struct irdma_sim_iw_msg {
@@ -128,6 +137,10 @@ struct irdma_sim_iw_msg {
 	u32 msn;
 	u32 pend;
 	u32 resp_src;
+	bool imm;
+	bool imm_se;
+	bool imm_next;
+	u64 imm_data;
 	/* last: starting a message clears everything before it */
 	u8 inl[IRDMA_GEN2_MAX_INLINE + 31];
 };
@@ -460,6 +473,8 @@ struct irdma_sim_iw {
 		u64 cqes;
 		u64 crc_errors;
 		u64 terms_sent;
+		u64 imm_sent;
+		u64 imm_recv;
 		u64 held;
 		u64 held_dropped;
 	} stats;
@@ -511,6 +526,7 @@ bool irdma_sim_iw_rq_ready(struct irdma_sim_iw *iw);
 int irdma_sim_iw_rq_take(struct irdma_sim_iw *iw);
 void irdma_sim_iw_rq_complete(struct irdma_sim_iw *iw, bool se, u32 inv,
 			      u16 minor);
+void irdma_sim_iw_rq_complete_imm(struct irdma_sim_iw *iw, bool se, u64 imm);
 int irdma_sim_iw_invalidate(struct irdma_sim_iw *iw, u32 stag, bool remote);
 void irdma_sim_iw_read_done(struct irdma_sim_iw *iw);
 void irdma_sim_iw_msg_done(struct irdma_sim_iw *iw);

@@ -257,6 +257,9 @@ static void irdma_sim_iw_sq_shadow(struct irdma_sim_iw *iw)
  * @hdr: header
  * @sge: filled (zero-length fragments dropped)
  *
+ * With IMMDATAFLAG the fragments start at the second slot: word 0 holds
+ * the immediate data.
+ *
  * Return: number of SGEs, or -EINVAL.
  */
 static int irdma_sim_iw_wqe_sges(struct irdma_sim_iw *iw, u32 idx, u64 hdr,
@@ -266,9 +269,8 @@ static int irdma_sim_iw_wqe_sges(struct irdma_sim_iw *iw, u32 idx, u64 hdr,
 	u32 i, n = 0, q, w;
 	u64 lo, hi;
 
-	if (hdr & IRDMA_WQE_HDR_IMMDATAFLAG)
-		return -EINVAL;	/* no immediate data on iWARP (qp_caps 0) */
-	for (i = 0; i < frags; i++) {
+	/* immediate data takes fragment 0's place (word 0) */
+	for (i = !!(hdr & IRDMA_WQE_HDR_IMMDATAFLAG); i < frags; i++) {
 		w = irdma_wqe_frag_word(i);
 		q = idx + w / IRDMA_WQE_WORDS;
 		w %= IRDMA_WQE_WORDS;
@@ -506,6 +508,15 @@ static bool irdma_sim_iw_sq_one(struct irdma_sim_iw *iw)
 	case IRDMA_WQE_OP_SEND_SOL_INV:
 		memset(m, 0, offsetof(struct irdma_sim_iw_msg, inl));
 		m->pend = slot;
+		if (w[IRDMA_WQE_HDR] & IRDMA_WQE_HDR_IMMDATAFLAG) {
+			/* iWARP carries immediate data after a Write only */
+			if (op != IRDMA_WQE_OP_RDMA_WRITE &&
+			    op != IRDMA_WQE_OP_RDMA_WRITE_SOL)
+				goto bad_wqe;
+			m->imm = true;
+			m->imm_se = op == IRDMA_WQE_OP_RDMA_WRITE_SOL;
+			m->imm_data = w[IRDMA_WQE_FRAG0_ADDR];
+		}
 		if (w[IRDMA_WQE_HDR] & IRDMA_WQE_HDR_INLINEDATAFLAG) {
 			m->is_inline = true;
 			m->total = FIELD_GET(IRDMA_WQE_HDR_INLINEDATALEN,
@@ -561,7 +572,8 @@ static bool irdma_sim_iw_sq_one(struct irdma_sim_iw *iw)
 		break;
 	case IRDMA_WQE_OP_RDMA_READ:
 	case IRDMA_WQE_OP_RDMA_READ_LOC_INV:
-		if (w[IRDMA_WQE_HDR] & IRDMA_WQE_HDR_INLINEDATAFLAG)
+		if (w[IRDMA_WQE_HDR] & (IRDMA_WQE_HDR_INLINEDATAFLAG |
+					IRDMA_WQE_HDR_IMMDATAFLAG))
 			goto bad_wqe;
 		rr = &iw->rreads[(iw->rr_head + iw->rr_cnt) % iw->ord];
 		memset(rr, 0, sizeof(*rr));
@@ -1692,7 +1704,7 @@ void irdma_sim_iw_show(struct irdma_sim *sim, struct seq_file *s)
 	spin_lock_irqsave(&sim->lock, flags);
 	list_for_each_entry(iw, &sim->iw_list, node)
 		seq_printf(s,
-			   "qp %u phase %d err %d sq %u/%u armed %d doorbells %u rq %u/%u pend %u rr %u rs %u tx_fpdus %llu tx_bytes %llu rx_fpdus %llu rx_bytes %llu sq_wqes %llu rq_wqes %llu cqes %llu crc_errors %llu terms %llu held %llu held_dropped %llu\n",
+			   "qp %u phase %d err %d sq %u/%u armed %d doorbells %u rq %u/%u pend %u rr %u rs %u tx_fpdus %llu tx_bytes %llu rx_fpdus %llu rx_bytes %llu sq_wqes %llu rq_wqes %llu cqes %llu crc_errors %llu terms %llu imm_sent %llu imm_recv %llu held %llu held_dropped %llu\n",
 			   iw->qpn, iw->phase, iw->err, iw->sq_tail, iw->sq_size,
 			   iw->sq_armed, iw->db_seq, iw->rq_tail, iw->rq_size,
 			   iw->pend_cnt, iw->rr_cnt,
@@ -1700,6 +1712,7 @@ void irdma_sim_iw_show(struct irdma_sim *sim, struct seq_file *s)
 			   iw->stats.rx_fpdus, iw->stats.rx_bytes,
 			   iw->stats.sq_wqes, iw->stats.rq_wqes, iw->stats.cqes,
 			   iw->stats.crc_errors, iw->stats.terms_sent,
+			   iw->stats.imm_sent, iw->stats.imm_recv,
 			   iw->stats.held, iw->stats.held_dropped);
 	spin_unlock_irqrestore(&sim->lock, flags);
 }

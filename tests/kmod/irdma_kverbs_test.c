@@ -21,7 +21,10 @@
  *   2. the server checks the payload, RDMA WRITEs a pattern into the first
  *      half of the client's buffer, RDMA READs the second half back and
  *      checks it, then SENDs "done" (fenced behind the read);
- *   3. the client checks the written half once "done" arrives; then the
+ *   3. the client checks the written half once "done" arrives; between
+ *      two irdma devices the server then writes it again with immediate
+ *      data (IB_WR_RDMA_WRITE_WITH_IMM), which completes a Recv of the
+ *      client as IB_WC_RECV_RDMA_WITH_IMM with the value; then the
  *      irdma side's CQ is resized down and up with Send completions
  *      queued in it, and more arriving after: none is lost or reordered;
  *   4. the client disconnects; both sides see DISCONNECTED;
@@ -128,6 +131,9 @@ static struct kv_side kv_srv = { .name = "server" };
 static struct kv_side kv_cli = { .name = "client" };
 static struct rdma_cm_id *kv_listen_id;
 static int kv_failed;
+/* the client's region as the server learnt it from the request */
+static u64 kv_raddr;
+static u32 kv_rkey, kv_rlen;
 
 #define kv_ok(fmt, ...) pr_info("irdma_kverbs_test: ok: " fmt "\n", ##__VA_ARGS__)
 #define kv_fail(fmt, ...) do {						\
@@ -705,6 +711,9 @@ static int kv_server_work(void)
 	raddr = be64_to_cpu(req->addr);
 	rkey = be32_to_cpu(req->rkey);
 	len = be32_to_cpu(req->len);
+	kv_raddr = raddr;
+	kv_rkey = rkey;
+	kv_rlen = len;
 	kv_ok("server: received %u bytes, payload verified", got);
 	ret = kv_post_recv(s, 101);
 	if (ret) {
@@ -788,6 +797,77 @@ static int kv_client_check(void)
 		return -EIO;
 	}
 	kv_ok("client: the server's RDMA WRITE arrived (verified)");
+	return 0;
+}
+
+/*
+ * Between two irdma devices: the server's RDMA Write with immediate data
+ * (two SGEs, pattern 4 into the client's first half) completes a Recv of
+ * the client as IB_WC_RECV_RDMA_WITH_IMM with the value, data in place.
+ */
+static int kv_write_imm(void)
+{
+	struct kv_side *s = &kv_srv, *c = &kv_cli;
+	u32 half = kv_rlen / 2, imm = 0x1234abcd;
+	struct ib_rdma_wr wr = {};
+	struct ib_sge sge[2];
+	struct ib_wc wc;
+	int ret;
+
+	if (s->id->device->ops.driver_id != RDMA_DRIVER_IRDMA ||
+	    c->id->device->ops.driver_id != RDMA_DRIVER_IRDMA)
+		return 0;	/* siw has no immediate data on iWARP */
+	ret = kv_post_recv(c, 102);
+	if (ret) {
+		kv_fail("client: post_recv: %d", ret);
+		return ret;
+	}
+	kv_fill(s->buf, half, 4);
+	ib_dma_sync_single_for_device(s->id->device, s->dma, s->buf_len,
+				      DMA_BIDIRECTIONAL);
+	sge[0].addr = s->dma;
+	sge[0].length = half / 2;
+	sge[0].lkey = s->pd->local_dma_lkey;
+	sge[1].addr = s->dma + half / 2;
+	sge[1].length = half - half / 2;
+	sge[1].lkey = s->pd->local_dma_lkey;
+	wr.wr.opcode = IB_WR_RDMA_WRITE_WITH_IMM;
+	wr.wr.wr_id = 13;
+	wr.wr.send_flags = IB_SEND_SIGNALED;
+	wr.wr.sg_list = sge;
+	wr.wr.num_sge = 2;
+	wr.wr.ex.imm_data = cpu_to_be32(imm);
+	wr.remote_addr = kv_raddr;
+	wr.rkey = kv_rkey;
+	ret = ib_post_send(s->qp, &wr.wr, NULL);
+	if (ret) {
+		kv_fail("server: post RDMA WRITE with immediate data: %d", ret);
+		return ret;
+	}
+	if (kv_expect(s, 13, IB_WC_RDMA_WRITE, NULL))
+		return -EIO;
+	ret = kv_poll(c, &wc);
+	if (ret) {
+		kv_fail("client: no completion for the Write with immediate data: %d",
+			ret);
+		return ret;
+	}
+	ib_dma_sync_single_for_cpu(c->id->device, c->dma, c->buf_len,
+				   DMA_BIDIRECTIONAL);
+	if (wc.status != IB_WC_SUCCESS || wc.wr_id != 102 ||
+	    wc.opcode != IB_WC_RECV_RDMA_WITH_IMM ||
+	    !(wc.wc_flags & IB_WC_WITH_IMM) ||
+	    be32_to_cpu(wc.ex.imm_data) != imm ||
+	    !kv_check(c->buf + sizeof(struct kv_req), half, 4)) {
+		kv_fail("client: wr %llu %s opcode %d flags %#x imm %#x, data %s",
+			wc.wr_id, ib_wc_status_msg(wc.status), wc.opcode,
+			wc.wc_flags, be32_to_cpu(wc.ex.imm_data),
+			kv_check(c->buf + sizeof(struct kv_req), half, 4) ?
+			"good" : "BAD");
+		return -EIO;
+	}
+	kv_ok("client: RDMA WRITE with immediate data 0x%x: RECV_RDMA_WITH_IMM (verified)",
+	      imm);
 	return 0;
 }
 
@@ -1279,6 +1359,8 @@ static int __init kv_init(void)
 		goto out;
 	if (!ret)
 		ret = kv_client_check();
+	if (!ret)
+		ret = kv_write_imm();
 	if (!ret)
 		ret = kv_cq_resize();
 	if (!ret)
