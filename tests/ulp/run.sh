@@ -11,10 +11,12 @@
 #   tests/ulp/run.sh [ULP[/PAIR]...]
 #
 # ULP is nvmeof (nvmet-rdma and nvme-rdma), nfs (nfsd and the NFS client
-# over RDMA) or iser (LIO's iSER target and open-iscsi's iser transport).
-# PAIR is SERVER-CLIENT with each of irdma or siw.  Without a pair: NVMe-oF
-# runs irdma-irdma, irdma-siw and siw-irdma, NFS runs an irdma server with
-# an irdma and a siw client, iSER runs irdma-irdma.  Default: all of that.
+# over RDMA), iser (LIO's iSER target and open-iscsi's iser transport) or
+# iwpm (rping with the iWARP port mapper daemon, iwpmd, in both guests:
+# running, stopped, restarted).  PAIR is SERVER-CLIENT with each of irdma
+# or siw.  Without a pair: NVMe-oF and iwpm run irdma-irdma, irdma-siw and
+# siw-irdma, NFS runs an irdma server with an irdma and a siw client, iSER
+# runs irdma-irdma.  Default: all of that.
 # siw-siw, which runs none of this project's code (the reference for the
 # bandwidth), runs only when named (nvmeof/siw-siw).  ULP_MB (default 16) is the size
 # written and verified, ULP_CYCLES the disconnect/reconnect (mount, login)
@@ -40,11 +42,12 @@ poison='slub_debug=FZP page_poison=1'
 [ -z "${ULP_APPEND:-}" ] || poison+=" $ULP_APPEND"
 mb=${ULP_MB:-16}
 jobs=()
-[ $# -gt 0 ] || set -- nvmeof nfs iser
+[ $# -gt 0 ] || set -- nvmeof nfs iser iwpm
 for u in "$@"; do
 	case "$u" in
 	*/*) jobs+=("$u") ;;
 	nvmeof) jobs+=(nvmeof/irdma-irdma nvmeof/irdma-siw nvmeof/siw-irdma) ;;
+	iwpm) jobs+=(iwpm/irdma-irdma iwpm/irdma-siw iwpm/siw-irdma) ;;
 	nfs) jobs+=(nfs/irdma-irdma nfs/irdma-siw) ;;
 	iser) jobs+=(iser/irdma-irdma) ;;
 	*) jobs+=("$u/irdma-irdma") ;;
@@ -69,7 +72,7 @@ failed=0
 # script that stopped half-way: its remaining checks never ran)
 results() {
 	local pair=$1 role=$2 f=$3 rc=$4 why=
-	grep -aE '^(PASS|FAIL|SKIP):|^# (nvmeof|nfs|iser)/' "$f" | tr -d '\r'
+	grep -aE '^(PASS|FAIL|SKIP):|^# (nvmeof|nfs|iser|iwpm)/' "$f" | tr -d '\r'
 	if grep -aq '^FAIL:' "$f"; then
 		failed=1
 	fi
@@ -96,7 +99,7 @@ results() {
 evidence() {
 	local who=$1 f=$2
 	{
-		grep -aE '\] (nvmet|nvme|nvme_rdma|nvmet_rdma|rpcrdma|svcrdma|iscsi|iser|isert|irdma|siw|INFO: task|Out of memory|watchdog|rcu:)' "$f" |
+		grep -aE '\] (nvmet|nvme|nvme_rdma|nvmet_rdma|rpcrdma|svcrdma|iscsi|iser|isert|irdma|siw|iwpm[a-z_]*|INFO: task|Out of memory|watchdog|rcu:)' "$f" |
 			tail -n 6
 		# whether frames still came in at the end (tests/ulp/lib.sh)
 		grep -a 'link-watch:' "$f" | tail -n 2 | sed 's/^#~ [^ ]* //'
