@@ -1,0 +1,1 @@
+../vm/94-write-imm.sh
