@@ -380,11 +380,23 @@ void irdma_sim_iw_close_check(struct irdma_sim_iw *iw, bool eof, bool reset)
 {
 	struct irdma_sim *sim = iw->sim;
 	unsigned long flags;
+	bool drained;
 	u8 st;
 
 	if (iw->closed || !iw->sock)
 		return;
 	st = irdma_sim_tcp_state(iw);
+	/*
+	 * The peer's FIN can close the socket between the engine's last
+	 * recv() and this look: that is the close handshake ending, not a
+	 * reset.  What came before the FIN is read first.
+	 */
+	if (st == IRDMA_TCPS_CLOSED && !eof && !reset &&
+	    irdma_sim_tcp_fin_closed(iw, &drained)) {
+		if (!drained)
+			return;
+		eof = true;
+	}
 	spin_lock_irqsave(&sim->lock, flags);
 	iw->qp->tcp_state = st;
 	spin_unlock_irqrestore(&sim->lock, flags);

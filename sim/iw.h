@@ -562,5 +562,6 @@ u32 irdma_sim_tcp_wnd_room(struct irdma_sim_iw *iw);
 int irdma_sim_tcp_recv(struct irdma_sim_iw *iw, void *buf, u32 len);
 int irdma_sim_tcp_read(struct irdma_sim_iw *iw, void *buf, u32 len);
 u8 irdma_sim_tcp_state(struct irdma_sim_iw *iw);
+bool irdma_sim_tcp_fin_closed(struct irdma_sim_iw *iw, bool *drained);
 
 #endif /* IRDMA_SIM_IW_H */

@@ -739,6 +739,26 @@ int irdma_sim_tcp_read(struct irdma_sim_iw *iw, void *buf, u32 len)
 }
 
 /**
+ * irdma_sim_tcp_fin_closed() - the peer's FIN, not a reset, closed the socket
+ * @iw: engine with a socket in TCP_CLOSE
+ * @drained: set when nothing is left in the receive queue
+ *
+ * A socket that takes the peer's FIN in FIN_WAIT_2 is in TCP_CLOSE at
+ * once (its TIME_WAIT lives on in a timewait socket), as one that takes a
+ * reset is; the FIN leaves the receive side shut down without an error.
+ *
+ * Return: true if the socket was closed by the peer's FIN.
+ */
+bool irdma_sim_tcp_fin_closed(struct irdma_sim_iw *iw, bool *drained)
+{
+	struct sock *sk = iw->sock->sk;
+
+	*drained = skb_queue_empty_lockless(&sk->sk_receive_queue);
+	return (READ_ONCE(sk->sk_shutdown) & RCV_SHUTDOWN) &&
+	       !READ_ONCE(sk->sk_err);
+}
+
+/**
  * irdma_sim_tcp_state() - the socket's TCP state in the adapter's encoding
  * @iw: engine with a socket
  *
