@@ -15,7 +15,8 @@
 # IPv6; irdma0 as client of siw0 with its first doorbell lost (doorbell=1:
 # the WQE must wait for the next); irdma0 <-> irdma1 both ways; irdma0's QP with remote writes off
 # (deny_write=1) against siw0 and irdma1; irdma0's CQ overflowing
-# (cq_overflow=1) against irdma1.  The model must have run some of the
+# (cq_overflow=1) against irdma1 (KV_SIW=0: these irdma1 cases only).  The
+# model must have run some of the
 # kernel QPs' WQEs in the posting context (its wqealloc_inline counter).
 # Each run also checks the completion vectors' affinity (one CPU each,
 # spread, events there); at the end every irdma interrupt must have been
@@ -60,8 +61,19 @@ t_wait 10 ping -c 1 -W 1 "$B4" || t_log "kvb does not answer ping yet"
 
 t_check "$P/link-add" rdma link add irdma0 type irdma_sim netdev kva || t_exit
 t_defer rdma link delete irdma0
-t_check "$P/link-add-siw" ip netns exec kb rdma link add siw0 type siw netdev kvb
-t_defer ip netns exec kb rdma link delete siw0
+# KV_SIW=0 (the debug kernel's run, tools/vm/debug.sh): no siw0 cases.
+# siw 6.1 takes its socket's sk_callback_lock in process context without
+# blocking softirqs (siw_qp_llp_data_ready() from the socket's backlog)
+# while it also takes it in softirq: lockdep reports siw's inconsistent
+# lock state and turns itself off for the rest of the run.  The siw
+# cases run on the stock kernel.
+KV_SIW=${KV_SIW:-1}
+if [ "$KV_SIW" = 1 ]; then
+	t_check "$P/link-add-siw" ip netns exec kb rdma link add siw0 type siw netdev kvb
+	t_defer ip netns exec kb rdma link delete siw0
+else
+	t_log "KV_SIW=0: irdma0 against irdma1 only (siw's own lockdep report)"
+fi
 
 # the driver's events (AEs, CM states and events, QP states) of each run,
 # shown when it fails
@@ -138,22 +150,25 @@ kv_irq_cpus() {
 	t_check "$P/irq-ceqs-spread" test "$spread" -ge "$(($(nproc) < 2 ? 1 : 2))"
 }
 
-kv "$P/irdma-client-siw-ipv4" "$B4" 7301 "$kb_pid" 0 kb
-kv "$P/irdma-server-siw-ipv4" "$A4" 7302 0 "$kb_pid" kb
-kv "$P/irdma-client-siw-ipv6" "$B6" 7303 "$kb_pid" 0 kb
-kv "$P/irdma-server-siw-ipv6" "$A6" 7304 0 "$kb_pid" kb
-# irdma0 loses its first doorbell: the REG_MR behind it waits for the next
-dbk=$(t_sim_dbg)/drop_wqealloc
-if echo 1 >"$dbk"; then
-	KV_EXTRA=doorbell=1 kv "$P/irdma-client-siw-doorbell" "$B4" 7310 "$kb_pid" 0 kb
-	t_check "$P/doorbell-dropped" test "$(cat "$dbk")" = 0
-else
-	t_fail "$P/irdma-client-siw-doorbell" "cannot set $dbk"
+if [ "$KV_SIW" = 1 ]; then
+	kv "$P/irdma-client-siw-ipv4" "$B4" 7301 "$kb_pid" 0 kb
+	kv "$P/irdma-server-siw-ipv4" "$A4" 7302 0 "$kb_pid" kb
+	kv "$P/irdma-client-siw-ipv6" "$B6" 7303 "$kb_pid" 0 kb
+	kv "$P/irdma-server-siw-ipv6" "$A6" 7304 0 "$kb_pid" kb
+	# irdma0 loses its first doorbell: the REG_MR behind it waits for the next
+	dbk=$(t_sim_dbg)/drop_wqealloc
+	if echo 1 >"$dbk"; then
+		KV_EXTRA=doorbell=1 kv "$P/irdma-client-siw-doorbell" "$B4" 7310 "$kb_pid" 0 kb
+		t_check "$P/doorbell-dropped" test "$(cat "$dbk")" = 0
+	else
+		t_fail "$P/irdma-client-siw-doorbell" "cannot set $dbk"
+	fi
+	# irdma0's QP without remote write: siw's RDMA WRITE ends the connection
+	KV_EXTRA=deny_write=1 kv "$P/irdma-client-siw-deny-write" "$B4" 7307 "$kb_pid" 0 kb
 fi
-# irdma0's QP without remote write: siw's RDMA WRITE ends the connection
-KV_EXTRA=deny_write=1 kv "$P/irdma-client-siw-deny-write" "$B4" 7307 "$kb_pid" 0 kb
 
-if t_check "$P/link-delete-siw" ip netns exec kb rdma link delete siw0 &&
+if { [ "$KV_SIW" != 1 ] ||
+	t_check "$P/link-delete-siw" ip netns exec kb rdma link delete siw0; } &&
 	t_check "$P/link-add-irdma1" ip netns exec kb rdma link add irdma1 type irdma_sim netdev kvb; then
 	t_defer ip netns exec kb rdma link delete irdma1
 	kv "$P/irdma-irdma-ipv4" "$B4" 7305 "$kb_pid" 0

@@ -1,0 +1,1 @@
+../vm/85-kverbs.sh

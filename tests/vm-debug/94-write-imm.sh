@@ -1,1 +1,0 @@
-../vm/94-write-imm.sh
