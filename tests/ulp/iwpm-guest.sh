@@ -16,7 +16,15 @@
 #   restarted   iwpmd started again in both guests: mapped again.
 #
 #   iwpm-guest.sh server STACK   rping servers on demand, iwpmd
-#   iwpm-guest.sh client STACK   the three rping runs, verified (-V)
+#   iwpm-guest.sh client STACK   the three rping runs, verified (-V), for
+#                                each pair of IWPM_PAIRS (the guest's
+#                                environment)
+#
+# The guests boot once: for each SERVER-CLIENT pair of IWPM_PAIRS
+# (default irdma-irdma irdma-siw siw-irdma) the server is told to bring up
+# SERVER's device instead of its current one, the client does the same
+# with CLIENT's, and the three runs follow, named iwpm/PAIR/client/...;
+# iwpmd keeps running across the switch.
 #
 # STACK is irdma (irdma_sim + irdma) or siw.  Where this project's driver
 # runs, its own trace events (irdma_cm_state: the connection's addresses
@@ -92,15 +100,32 @@ check_port() {
 
 # ------------------------------------------------------------- server ---
 
+# the server's device: the actions run in child shells, so the stack
+# they act on is kept in a file
+STACK_FILE=/tmp/iwpm-stack
+
 server_setup() {
+	echo "$stack" >"$STACK_FILE"
 	trace_reset
 	iwpm_start
+}
+
+# ctl_stack NEW: the server's device becomes NEW's (irdma or siw)
+ctl_stack() {
+	stack=$(cat "$STACK_FILE")
+	[ "$stack" = "$1" ] && return 0
+	rdma_down || return 1
+	stack=$1
+	rdma_up || return 1
+	echo "$stack" >"$STACK_FILE"
+	log "the server's device is now $stack's"
 }
 
 # listen PORT: an rping server on PORT for one connection, in the
 # background; true once rdma_cm lists its listener
 listen() {
 	local _
+	stack=$(cat "$STACK_FILE")
 	trace_reset
 	rm -f "/tmp/rping-$1.rc"
 	( timeout 120 rping -s -a "$SRV4" -p "$1" -C 20 -S 64 -V >"/tmp/rping-$1.log" 2>&1
@@ -117,6 +142,7 @@ listen() {
 # (irdma) its connection used the port it should have
 served() {
 	local _
+	stack=$(cat "$STACK_FILE")
 	for _ in $(seq 300); do
 		[ -f "/tmp/rping-$1.rc" ] && break
 		sleep 0.1
@@ -129,20 +155,17 @@ served() {
 	check_port "$1" "$2"
 }
 
-ctl_listen_mapped() { listen 7001; }
-ctl_served_mapped() { served 7001 mapped; }
-ctl_listen_stopped() { listen 7002; }
-ctl_served_stopped() { served 7002 unmapped; }
-ctl_listen_restarted() { listen 7003; }
-ctl_served_restarted() { served 7003 mapped; }
+ctl_listen() { listen "$1"; }
+ctl_served() { served "$1" "$2"; }
 ctl_iwpm_stop() { iwpm_stop; }
 ctl_iwpm_start() { iwpm_start; }
 
 server_main() {
 	ulp_server_start "iwpmd did not start" || return 1
-	export TR
+	export TR STACK_FILE
 	ulp_server_run
 	iwpm_stop
+	stack=$(cat "$STACK_FILE")
 	ulp_unload
 	dmesg_check
 }
@@ -177,7 +200,7 @@ connect() {
 	local phase=$1 port=$2 out t0
 	trace_reset
 	dmesg_mark=$(($(dmesg | wc -l) + 1))
-	if ! ctl "listen-$phase"; then
+	if ! ctl "listen $port"; then
 		fail "$phase-listen" "the server's rping does not listen on $port"
 		return 1
 	fi
@@ -197,7 +220,7 @@ connect() {
 phase() {
 	local want=$3
 	connect "$1" "$2" || return 1
-	if ctl "served-$1"; then
+	if ctl "served $2 $want"; then
 		pass "$1-server"
 	else
 		fail "$1-server" "the server's rping failed or its connection used the wrong port (server log)"
@@ -218,6 +241,8 @@ phase() {
 }
 
 client_main() {
+	local p port=7001
+	P0=$P
 	if ! rdma_up; then
 		fail rdma "cannot bring up $stack on peer0"
 		return 1
@@ -234,21 +259,49 @@ client_main() {
 		return 1
 	fi
 	ulp_wait_server || return 1
-	phase mapped 7001 mapped
+	for p in ${IWPM_PAIRS:-irdma-irdma irdma-siw siw-irdma}; do
+		pair_run "$p" "$port"
+		port=$((port + 10))
+	done
+	iwpm_stop
+	P=$P0
+	ulp_client_end
+	ulp_unload
+	dmesg_check
+}
+
+# pair_run SERVER-CLIENT PORT: both devices switched to the pair's, then
+# the three runs on ports PORT, PORT + 1 and PORT + 2
+pair_run() {
+	local p=$1 port=$2
+	srv_stack=${p%-*}
+	P=iwpm/$p/client
+	if ! ctl "stack $srv_stack"; then
+		fail stack "the server cannot bring up $srv_stack's device"
+		return 1
+	fi
+	if [ "${p#*-}" != "$stack" ]; then
+		if ! rdma_down; then
+			fail stack "cannot take $stack's device down"
+			return 1
+		fi
+		stack=${p#*-}
+		if ! rdma_up; then
+			fail stack "cannot bring up $stack's device"
+			return 1
+		fi
+	fi
+	phase mapped "$port" mapped
 	if iwpm_stop && ctl iwpm-stop; then
-		phase stopped 7002 unmapped
+		phase stopped "$((port + 1))" unmapped
 	else
 		fail stopped "cannot stop iwpmd in both guests"
 	fi
 	if iwpm_start && ctl iwpm-start; then
-		phase restarted 7003 mapped
+		phase restarted "$((port + 2))" mapped
 	else
 		fail restarted "cannot start iwpmd again in both guests"
 	fi
-	iwpm_stop
-	ulp_client_end
-	ulp_unload
-	dmesg_check
 }
 
 ulp_main server_main client_main "$@"

@@ -14,9 +14,10 @@
 # over RDMA), iser (LIO's iSER target and open-iscsi's iser transport) or
 # iwpm (rping with the iWARP port mapper daemon, iwpmd, in both guests:
 # running, stopped, restarted).  PAIR is SERVER-CLIENT with each of irdma
-# or siw.  Without a pair: NVMe-oF and iwpm run irdma-irdma, irdma-siw and
+# or siw.  Without a pair: NVMe-oF runs irdma-irdma, irdma-siw and
 # siw-irdma, NFS runs an irdma server with an irdma and a siw client, iSER
-# runs irdma-irdma.  Default: all of that.
+# runs irdma-irdma, iwpm boots one pair and runs irdma-irdma, irdma-siw
+# and siw-irdma in it (its guests switch devices).  Default: all of that.
 # siw-siw, which runs none of this project's code (the reference for the
 # bandwidth), runs only when named (nvmeof/siw-siw).  ULP_MB (default 16) is the size
 # written and verified, ULP_CYCLES the disconnect/reconnect (mount, login)
@@ -47,7 +48,7 @@ for u in "$@"; do
 	case "$u" in
 	*/*) jobs+=("$u") ;;
 	nvmeof) jobs+=(nvmeof/irdma-irdma nvmeof/irdma-siw nvmeof/siw-irdma) ;;
-	iwpm) jobs+=(iwpm/irdma-irdma iwpm/irdma-siw iwpm/siw-irdma) ;;
+	iwpm) jobs+=(iwpm/irdma-irdma) ;;
 	nfs) jobs+=(nfs/irdma-irdma nfs/irdma-siw) ;;
 	iser) jobs+=(iser/irdma-irdma) ;;
 	*) jobs+=("$u/irdma-irdma") ;;
